@@ -1,0 +1,1 @@
+"""Ingest: manifests, source decoding, and one parser per document family."""

@@ -1,0 +1,199 @@
+"""``game.toml``: what a game's folder holds, validated with errors that point at lines."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import CorpusError, Diagnostic
+from .text import slugify
+
+KINDS = ("reference", "rulebook", "faq", "changelog", "player-aid")
+MANIFEST = "game.toml"
+
+
+@dataclass(frozen=True)
+class DocumentSpec:
+    """One ``[[documents]]`` block."""
+
+    game: str
+    file: str
+    path: Path
+    kind: str
+    title: str
+    version: str | None = None
+    date: dt.date | None = None
+    official: bool = True
+    furniture: tuple[str, ...] = ()
+    extra: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def slug(self) -> str:
+        return slugify(Path(self.file).stem)
+
+    @property
+    def display_path(self) -> str:
+        return f"corpus/{self.game}/{self.file}"
+
+
+@dataclass(frozen=True)
+class Rename:
+    old: str
+    new: str
+    version: str | None
+
+
+@dataclass
+class GameManifest:
+    slug: str
+    name: str
+    aliases: list[str]
+    path: Path
+    documents: list[DocumentSpec]
+    renames: list[Rename] = field(default_factory=list)
+    spellings: dict[str, str] = field(default_factory=dict)
+    versions: list[dict] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _line_of(text: str, *needles: str) -> int | None:
+    """First line mentioning all needles: tomllib does not report positions of values."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if all(n in line for n in needles):
+            return number
+    return None
+
+
+def _as_date(value, where: str, text: str, key: str) -> dt.date | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise CorpusError(where, f"{key} must be a date like 2019-11-01, not {value!r}",
+                      _line_of(text, key, str(value)))
+
+
+def load_manifest(game_dir: Path) -> GameManifest:
+    """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line."""
+    path = game_dir / MANIFEST
+    where = f"{game_dir.name}/{MANIFEST}"
+    if not path.is_file():
+        raise CorpusError(where, "missing manifest: every game folder needs a game.toml")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        raise CorpusError(where, f"TOML syntax error: {exc}",
+                          int(match.group(1)) if match else None) from None
+
+    game = data.get("game")
+    if not isinstance(game, dict) or not isinstance(game.get("name"), str) or not game["name"].strip():
+        raise CorpusError(where, "[game] needs a name = \"...\"", _line_of(text, "[game]"))
+    aliases = game.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise CorpusError(where, "[game] aliases must be a list of strings", _line_of(text, "aliases"))
+
+    slug = game_dir.name
+    if slugify(slug) != slug:
+        raise CorpusError(where, f"game folder name {slug!r} is not a slug (use {slugify(slug)!r})")
+
+    docs_data = data.get("documents", [])
+    if not isinstance(docs_data, list) or not docs_data:
+        raise CorpusError(where, "no [[documents]]: describe at least one document")
+    documents: list[DocumentSpec] = []
+    seen_files: set[str] = set()
+    seen_versions: dict[tuple[str, str], str] = {}
+    known = {"file", "kind", "title", "version", "date", "official", "furniture"}
+    for number, doc in enumerate(docs_data, 1):
+        label = f"[[documents]] #{number}"
+        if not isinstance(doc, dict):
+            raise CorpusError(where, f"{label} must be a table")
+        file = doc.get("file")
+        if not isinstance(file, str) or not file:
+            raise CorpusError(where, f"{label} needs file = \"...\"", _line_of(text, "[[documents]]"))
+        if "/" in file or "\\" in file or file.startswith("."):
+            raise CorpusError(where, f"{label}: file {file!r} must be a plain file name in {slug}/",
+                              _line_of(text, "file", file))
+        if file in seen_files:
+            raise CorpusError(where, f"{label}: file {file!r} is listed twice", _line_of(text, "file", file))
+        seen_files.add(file)
+        kind = doc.get("kind")
+        if kind not in KINDS:
+            raise CorpusError(where, f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})",
+                              _line_of(text, "kind", str(kind)))
+        title = doc.get("title") or Path(file).stem.replace("-", " ").title()
+        version = doc.get("version")
+        if version is not None:
+            if isinstance(version, (int, float)):
+                version = str(version)
+            if not isinstance(version, str) or not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z.\-]*", version):
+                raise CorpusError(where, f"{label}: version {version!r} must look like 1.4 or 1.4.2",
+                                  _line_of(text, "version"))
+            key = (kind, version)
+            if key in seen_versions:
+                raise CorpusError(where, f"{label}: duplicate version {version} for kind {kind} "
+                                  f"(also {seen_versions[key]})", _line_of(text, "version", version))
+            seen_versions[key] = file
+        date = _as_date(doc.get("date"), where, text, "date")
+        doc_path = game_dir / file
+        if not doc_path.is_file():
+            raise CorpusError(where, f"{label}: file {file!r} does not exist in {slug}/",
+                              _line_of(text, "file", file))
+        furniture = doc.get("furniture", [])
+        if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
+            raise CorpusError(where, f"{label}: furniture must be a list of strings",
+                              _line_of(text, "furniture"))
+        extra = tuple(sorted((k, str(v)) for k, v in doc.items() if k not in known))
+        documents.append(DocumentSpec(
+            game=slug, file=file, path=doc_path, kind=kind, title=str(title),
+            version=version, date=date, official=bool(doc.get("official", True)),
+            furniture=tuple(furniture), extra=extra))
+
+    renames = []
+    for item in data.get("renames", []):
+        if not isinstance(item, dict) or not isinstance(item.get("from"), str) or not isinstance(item.get("to"), str):
+            raise CorpusError(where, "[[renames]] needs from = \"old name\" and to = \"new name\"",
+                              _line_of(text, "[[renames]]"))
+        version = item.get("version")
+        renames.append(Rename(item["from"], item["to"], str(version) if version is not None else None))
+
+    spellings = data.get("spellings", {})
+    if not isinstance(spellings, dict) or not all(isinstance(v, str) for v in spellings.values()):
+        raise CorpusError(where, "[spellings] maps \"misspelling\" = \"name\"", _line_of(text, "[spellings]"))
+
+    versions = data.get("versions", [])
+    if not isinstance(versions, list):
+        raise CorpusError(where, "[[versions]] must be an array of tables", _line_of(text, "versions"))
+    checked_versions = []
+    for item in versions:
+        if not isinstance(item, dict) or not isinstance(item.get("label"), (str, int, float)):
+            raise CorpusError(where, "[[versions]] needs label = \"1.5\"", _line_of(text, "[[versions]]"))
+        checked_versions.append({"label": str(item["label"]),
+                                 "date": _as_date(item.get("date"), where, text, "date"),
+                                 "parent": item.get("parent")})
+
+    return GameManifest(slug=slug, name=game["name"].strip(), aliases=list(aliases), path=game_dir,
+                        documents=documents, renames=renames, spellings=dict(spellings),
+                        versions=checked_versions)
+
+
+def discover_games(corpus_dir: Path) -> list[Path]:
+    """Game folders in a corpus, in a stable order."""
+    if not corpus_dir.is_dir():
+        raise CorpusError(str(corpus_dir), "corpus folder does not exist")
+    return sorted(p for p in corpus_dir.iterdir() if p.is_dir() and not p.name.startswith("."))

@@ -1,0 +1,57 @@
+"""One parser per document family, behind one interface, chosen by the manifest's ``kind``.
+
+Every parser has ``parse(source) -> ParsedDocument``. Where one kind covers
+several layouts, ``parser_for`` sniffs the text to pick the right family and
+falls back to the generic parser rather than refusing a document.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from ..model import ParsedDocument
+from ..source import Source
+from ..text import is_all_caps
+from .changelog import ChangelogParser
+from .faq import FaqParser
+from .generic import GenericParser
+from .reference import ReferenceParser
+from .rulebook import RulebookParser
+
+
+class Parser(Protocol):
+    name: str
+
+    def parse(self, source: Source) -> ParsedDocument: ...
+
+
+def _markdown_headings(lines: list[str]) -> int:
+    return sum(1 for line in lines if re.match(r"^\s{0,3}#{1,6}\s+\S", line))
+
+
+def parser_for(source: Source) -> Parser:
+    """The parser for a document: its kind first, then what its text looks like."""
+    kind, lines = source.spec.kind, source.lines
+    text_lines = [l for l in lines if l.strip()]
+    if kind == "changelog":
+        return ChangelogParser()
+    if kind == "player-aid":
+        return GenericParser(glossaries=False)
+    if kind == "reference":
+        has_glossary = any(re.match(r"^\s{0,3}#{1,6}\s+\**\s*GLOSSARY\b", l, re.I) for l in lines)
+        return ReferenceParser() if has_glossary else GenericParser()
+    if kind == "faq":
+        caps = sum(1 for l in text_lines if is_all_caps(l))
+        return FaqParser() if text_lines and caps / len(text_lines) > 0.6 else GenericParser()
+    if kind == "rulebook":
+        return GenericParser() if _markdown_headings(lines) >= 3 else RulebookParser()
+    return GenericParser()
+
+
+def parse(source: Source) -> ParsedDocument:
+    parsed = parser_for(source).parse(source)
+    for diagnostic in source.diagnostics:
+        if diagnostic not in parsed.diagnostics:
+            parsed.diagnostics.append(diagnostic)
+    return parsed

@@ -1,0 +1,146 @@
+"""Pieces several document families share: names from headings, see-also lines, sub-definitions."""
+
+from __future__ import annotations
+
+import re
+
+from ..lexer import TERMINAL, RawBlock
+from ..model import Block, Entry, SubDefinition
+from ..text import fold, repair_run_together, split_names, strip_markup, title_case
+
+SEE_ALSO = re.compile(r"^see\s+also\s*[:.]?\s*(.+)$", re.I)
+SEE = re.compile(r"^see\s*:\s*(.+)$", re.I)
+SUBDEF_BOLD = re.compile(r"^\s*[-•]?\s*\*\*([^*]{1,50}?)\*\*\s*[\u2014\u2013]\s*(.*)$")
+SUBDEF_PLAIN = re.compile(r"^([A-Z][\w'\-/ ()\u201c\u201d\"]{1,40}?)\s+[\u2014\u2013]\s+(\S.*)$")
+
+
+def split_targets(text: str) -> list[str]:
+    """Targets of a "See also: A, B (C), D." line."""
+    text = strip_markup(text).strip().rstrip(".")
+    return [t.strip() for t in re.split(r",\s*", text) if t.strip()]
+
+
+def clean_name(name: str) -> str:
+    """Drop symbol-only parentheses OCR left in names ("PER PLAYER(\u2663)")."""
+    name = re.sub(r"\(\s*[^\w\s]*\s*\)", "", name)
+    return re.sub(r"\s+", " ", name).strip(" .:")
+
+
+def heading_names(heading: str, vocab: set[str] | None = None, split: bool = True) -> list[str]:
+    """Display names of a heading: OCR run-togethers split, ALL CAPS title-cased."""
+    heading = clean_name(strip_markup(heading))
+    if vocab:
+        heading = " ".join(repair_run_together(w, vocab) for w in heading.split())
+    names = split_names(heading) if split else [heading]
+    out: list[str] = []
+    for name in names:
+        display = title_case(name)
+        if display and display not in out:
+            out.append(display)
+    return out
+
+
+FUNCTION_WORDS = {"a", "an", "the", "to", "of", "or", "and", "by", "with", "for", "in", "on", "at",
+                  "from", "that", "this", "is", "are", "be", "was", "were", "may", "can", "will",
+                  "would", "its", "their", "your", "his", "her", "than", "when", "if", "as", "more",
+                  "into", "not", "no", "which", "who", "any", "each", "all"}
+
+
+def ends_mid_sentence(text: str) -> bool:
+    """A line that stops on a function word ("...trigger when a") was cut, it is not a title."""
+    if fold(text).count('"') % 2 == 1:
+        return True
+    if fold(text).rstrip().endswith('"'):
+        return False  # a quoted title ("CAN'T" TRUMPS "CAN") may end on any word
+    words = re.findall(r"[A-Za-z']+", text)
+    return bool(words) and words[-1].lower() in FUNCTION_WORDS
+
+
+def ends_sentence(text: str) -> bool:
+    return bool(TERMINAL.search(text.rstrip()))
+
+
+def sentence_like(text: str) -> bool:
+    """A heading that OCR made out of a body sentence ("## If the villain completes...")."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return True
+    lower = sum(c.islower() for c in letters) / len(letters)
+    return (lower > 0.5 and len(text.split()) > 6) or (lower > 0.5 and text.rstrip().endswith("."))
+
+
+def number_steps(blocks: list[Block]) -> None:
+    """Fill in step numbers OCR lost inside a numbered list (1, 2, _, 4 -> 3).
+
+    A run of top-level list items whose known numbers all equal position + k
+    is a numbered list; the unnumbered items get position + k too.
+    """
+    run: list[Block] = []
+
+    def flush() -> None:
+        numbered = [(i, _step_number(b)) for i, b in enumerate(run)]
+        offsets = {n - i for i, n in numbered if n is not None}
+        known = sum(n is not None for _, n in numbered)
+        if len(offsets) == 1 and len(run) >= 2 and (known >= 2 or offsets == {1}):
+            k = offsets.pop()
+            for i, block in enumerate(run):
+                if _step_number(block) is None:
+                    block.kind = "step"
+                    block.text = f"{i + k}. {block.text}"
+        run.clear()
+
+    for block in blocks:
+        if block.kind in ("bullet", "step") and block.depth == 0:
+            run.append(block)
+        elif block.kind in ("bullet", "step"):
+            continue  # nested items do not break the numbering of their parent list
+        else:
+            flush()
+    flush()
+
+
+def _step_number(block: Block) -> int | None:
+    match = re.match(r"^(\d+)\.\s", block.text) if block.kind == "step" else None
+    return int(match.group(1)) if match else None
+
+
+def to_block(raw: RawBlock) -> Block:
+    if raw.kind == "bullet":
+        if raw.number:
+            return Block(f"{raw.number}. {raw.text}", raw.line, "step", raw.depth)
+        return Block(raw.text, raw.line, "bullet", raw.depth)
+    return Block(raw.text, raw.line, "para")
+
+
+def mend_broken_blocks(blocks: list[Block]) -> list[Block]:
+    """Join a block cut mid-sentence (by a page break or figure) with its lower-case continuation."""
+    out: list[Block] = []
+    for block in blocks:
+        if out and not ends_sentence(out[-1].text) and block.text[:1].islower():
+            out[-1].text = f"{out[-1].text} {block.text}"
+            continue
+        out.append(block)
+    return out
+
+
+def extract_subdefinitions(entry: Entry, raws: list[RawBlock]) -> None:
+    """Named sub-definitions inside an entry: ``**Guard** \u2014 While ...``.
+
+    Paragraphs after a sub-definition belong to it until the next one starts.
+    """
+    current: SubDefinition | None = None
+    for raw in raws:
+        match = SUBDEF_BOLD.match(raw.raw)
+        if match:
+            name = clean_name(match.group(1))
+            current = SubDefinition(name, strip_markup(match.group(2)), raw.line)
+            if raw.text != strip_markup(raw.raw.lstrip(" -•")):
+                # the block continued on following lines: keep the joined text
+                current.text = strip_markup(raw.text.split("\u2014", 1)[-1].split("\u2013", 1)[-1]).strip()
+            entry.subdefs.append(current)
+        elif current is not None and raw.kind in ("para", "bullet") and not SEE_ALSO.match(raw.text):
+            current.text = f"{current.text}\n\n{raw.text}"
+
+
+def fold_key(text: str) -> str:
+    return re.sub(r"\s+", " ", fold(text).lower()).strip()

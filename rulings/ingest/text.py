@@ -1,0 +1,163 @@
+"""Small text helpers shared by the parsers, the graph and the index.
+
+Kept free of any document-family knowledge: names, slugs, casing, reflow.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+SMALL_WORDS = {"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "from", "by",
+               "with", "into", "as", "at", "vs", "vs.", "per", "nor", "but"}
+ACRONYMS = {"ATK", "THW", "DEF", "REC", "SCH", "HP", "XP", "KO", "FAQ", "AKA", "USA", "UK",
+            "TV", "RPG", "EU", "PDF", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "X"}
+_VOWELS = set("AEIOUY")
+
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                        "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+
+
+def fold(text: str) -> str:
+    """Straighten quotes and dashes, drop accents: a comparison form, never for display."""
+    text = text.translate(QUOTES)
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def slugify(text: str) -> str:
+    """A URL slug that is the same for the same name on every build."""
+    text = fold(text).lower()
+    text = re.sub(r"(?<![a-z0-9])\+(?=\d)", "plus", text)
+    text = re.sub(r"(?<![a-z0-9])-(?=\d)", "minus", text)
+    text = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    return text or "untitled"
+
+
+def strip_markup(text: str) -> str:
+    """Remove markdown emphasis/heading marks and OCR'd LaTeX from a line."""
+    text = re.sub(r"\$\\[a-z]+\{\\[a-z]+\{(\w)\}\}\\xspace\$", r"\1:", text)  # $\ensuremath{\mathbf{Q}}\xspace$
+    text = re.sub(r"\$([^$]*)\$", r"\1", text)
+    text = re.sub(r"\\\(\s*\\\)", "", text)
+    text = re.sub(r"</?u>", "", text)
+    text = text.replace("**", "").replace("__", "")
+    text = re.sub(r"^\s*#+\s*", "", text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def name_key(name: str) -> str:
+    """Identity key for a term name: case, quotes, punctuation and plurals ignored."""
+    words = re.findall(r"[a-z0-9]+", fold(name).lower().replace("'s", ""))
+    return " ".join(_singular(w) for w in words)
+
+
+def base_key(name: str) -> str:
+    """Looser key: also drops parenthetical qualifiers and trailing variables (Retaliate X)."""
+    name = re.sub(r"\([^)]*\)", " ", fold(name))
+    name = re.sub(r"\s+[XY]\b", " ", name)
+    return name_key(name)
+
+
+def is_all_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and sum(c.isupper() for c in letters) / len(letters) > 0.9
+
+
+def _cap_word(word: str, first: bool) -> str:
+    core = re.sub(r"[^A-Za-z]", "", word)
+    abbreviation = word.endswith(".") and len(core) <= 3
+    if core.upper() in ACRONYMS or (len(core) > 1 and core.isupper() and not (set(core) & _VOWELS)
+                                    and not abbreviation):
+        return word
+    lower = word.lower()
+    if not first and lower in SMALL_WORDS:
+        return lower
+    # Capitalise each hyphen/slash/period separated part: ALL-PURPOSE -> All-Purpose.
+    return re.sub(r"[A-Za-z][a-z']*", lambda m: m.group(0)[0].upper() + m.group(0)[1:],
+                  re.sub(r"[A-Za-z]+", lambda m: m.group(0).lower(), word))
+
+
+def title_case(text: str) -> str:
+    """Display form of an ALL CAPS heading: "IN PLAY AND OUT OF PLAY" -> "In Play and Out of Play"."""
+    if not is_all_caps(text):
+        return text
+    words = text.split()
+    return " ".join(_cap_word(w, i == 0 or words[i - 1].endswith((":", "(", "-")))
+                    for i, w in enumerate(words))
+
+
+def split_names(heading: str) -> list[str]:
+    """Names in a multi-name heading: "DEFEND, DEFENSE" / "SUSTAINED DAMAGE; DAMAGE SUSTAINED"."""
+    parts = [p.strip() for p in re.split(r"\s*[,;]\s*", heading) if p.strip()]
+    return parts or [heading.strip()]
+
+
+def vocabulary(lines: Iterable[str]) -> set[str]:
+    """Lower-case words seen in running text, used to repair OCR'd headings."""
+    words: dict[str, int] = {}
+    for line in lines:
+        for word in re.findall(r"[a-z]{2,}", fold(line).lower()):
+            words[word] = words.get(word, 0) + 1
+    return {w for w, n in words.items() if n >= 2}
+
+
+def repair_run_together(word: str, vocab: set[str]) -> str:
+    """Split a word OCR ran together ("STARICON") when both halves are known words."""
+    lower = word.lower()
+    if len(lower) < 6 or not lower.isalpha() or lower in vocab:
+        return word
+    for cut in range(3, len(lower) - 2):
+        left, right = lower[:cut], lower[cut:]
+        if left in vocab and right in vocab:
+            return f"{word[:cut]} {word[cut:]}"
+    return word
+
+
+def reflow(lines: Iterable[str]) -> str:
+    """Join hard-wrapped lines into one paragraph, mending words split at a hyphen."""
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+        elif out.endswith("-") and not out.endswith(" -") and line[:1].islower():
+            out = out[:-1] + line
+        else:
+            out = f"{out} {line}"
+    return re.sub(r"\s+([,.;:)])(?=\s|$)", r"\1", out)
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+", fold(text).lower())
+
+
+def similarity(a: str, b: str) -> float:
+    """Word-sequence similarity in [0, 1] (difflib ratio over folded words)."""
+    from difflib import SequenceMatcher
+
+    wa, wb = words(a), words(b)
+    if not wa or not wb:
+        return 0.0
+    return SequenceMatcher(None, wa, wb, autojunk=False).ratio()
+
+
+def containment(part: str, whole: str) -> float:
+    """Share of ``part``'s words that appear, in order, inside ``whole``."""
+    from difflib import SequenceMatcher
+
+    wp, ww = words(part), words(whole)
+    if not wp:
+        return 0.0
+    matcher = SequenceMatcher(None, wp, ww, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(wp)
