@@ -46,6 +46,16 @@ class Rename:
     version: str | None
 
 
+@dataclass(frozen=True)
+class Correction:
+    """A misprinted heading in a document, named right without touching the document."""
+
+    file: str
+    line: int
+    name: str
+    was: str
+
+
 @dataclass
 class GameManifest:
     slug: str
@@ -56,6 +66,7 @@ class GameManifest:
     renames: list[Rename] = field(default_factory=list)
     spellings: dict[str, str] = field(default_factory=dict)
     versions: list[dict] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
@@ -187,9 +198,21 @@ def load_manifest(game_dir: Path) -> GameManifest:
                                  "date": _as_date(item.get("date"), where, text, "date"),
                                  "parent": item.get("parent")})
 
+    corrections = []
+    for item in data.get("corrections", []):
+        ok = isinstance(item, dict) and isinstance(item.get("file"), str) and isinstance(item.get("line"), int) \
+            and isinstance(item.get("name"), str) and isinstance(item.get("was"), str)
+        if not ok:
+            raise CorpusError(where, "[[corrections]] needs file, line, was = \"heading as printed\" and "
+                              "name = \"what it should say\"", _line_of(text, "[[corrections]]"))
+        if item["file"] not in seen_files:
+            raise CorpusError(where, f"[[corrections]] names {item['file']!r}, which is not a listed document",
+                              _line_of(text, "file", item["file"]))
+        corrections.append(Correction(item["file"], item["line"], item["name"], item["was"]))
+
     return GameManifest(slug=slug, name=game["name"].strip(), aliases=list(aliases), path=game_dir,
                         documents=documents, renames=renames, spellings=dict(spellings),
-                        versions=checked_versions)
+                        versions=checked_versions, corrections=corrections)
 
 
 def discover_games(corpus_dir: Path) -> list[Path]:

@@ -15,7 +15,7 @@ import re
 from ..lexer import RawBlock, lex
 from ..model import ChangeNote, Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import is_all_caps, strip_markup, title_case, vocabulary
+from ..text import base_key, is_all_caps, strip_markup, title_case, vocabulary
 from .common import (SEE, SEE_ALSO, extract_subdefinitions, heading_names, mend_broken_blocks,
                      number_steps, sentence_like, split_targets, to_block)
 
@@ -55,7 +55,35 @@ class ReferenceParser:
             following = blocks[i + 1] if i + 1 < len(blocks) else None
             state.feed(raw, following)
         state.finish()
+        split_redirect_headings(doc)
         return doc
+
+
+def split_redirect_headings(doc: ParsedDocument) -> None:
+    """"TOUGH, TOUGHNESS - See: Keywords, Status Cards" is two redirects, one per name.
+
+    When each name of a multi-name redirect is a sub-definition of a different
+    target (Toughness under Keywords, Tough under Status Cards), the heading is
+    split so every name points where its own definition is.
+    """
+    by_name = {base_key(n): e for e in doc.entries for n in e.names}
+    out = []
+    for entry in doc.entries:
+        if len(entry.redirect) >= 2 and len(entry.names) >= 2 and not entry.blocks:
+            pairs = []
+            for name in entry.names:
+                target = next((t for t in entry.redirect
+                               if (e := by_name.get(base_key(t))) is not None
+                               and any(base_key(s.name) == base_key(name) for s in e.subdefs)), None)
+                pairs.append((name, target))
+            targets = [t for _, t in pairs]
+            if all(targets) and len(set(targets)) == len(targets):
+                for name, target in pairs:
+                    out.append(Entry(entry.kind, [name], entry.line, redirect=[target], path=list(entry.path),
+                                     lines=list(entry.lines) if name == entry.names[0] else []))
+                continue
+        out.append(entry)
+    doc.entries[:] = out
 
 
 class _State:

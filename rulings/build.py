@@ -1,0 +1,210 @@
+"""Build the store from the corpus: parse, assemble, write graph and index, then swap in atomically.
+
+A build is written into ``<store>/builds/<id>/`` and only then made current by
+atomically replacing the ``<store>/current`` symlink. A build that fails or is
+killed leaves the previous one serving; readers that opened the previous build
+keep using it until they reopen.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .errors import CorpusError, Diagnostic, StoreError
+from .graph.builder import create_schema, write_game
+from .graph.history import Assembler
+from .ingest.corrections import apply_corrections
+from .ingest.manifest import discover_games, load_manifest
+from .ingest.parsers import parse, parser_for
+from .ingest.source import read_source
+from .settings import Settings
+
+KEEP_BUILDS = 3
+CODE_DIRS = ("ingest", "graph", "index")
+
+
+@dataclass
+class BuildReport:
+    build: Path
+    seconds: float
+    counts: dict = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"build": self.build.name, "seconds": round(self.seconds, 3), "counts": self.counts,
+                "warnings": [str(d) for d in self.diagnostics if d.level == "warning"],
+                "suggestions": [d.message for d in self.diagnostics if d.level == "suggestion"]}
+
+
+def code_fingerprint() -> str:
+    """Changes to the parsers or the graph make old builds stale too."""
+    digest = hashlib.sha256(__version__.encode())
+    root = Path(__file__).resolve().parent
+    for folder in CODE_DIRS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".sql"):
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def corpus_fingerprint(corpus: Path) -> str:
+    """Cheap: names, sizes and modification times of every file in the corpus."""
+    digest = hashlib.sha256(code_fingerprint().encode())
+    if corpus.is_dir():
+        for path in sorted(corpus.rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                stat = path.stat()
+                digest.update(f"{path.relative_to(corpus)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def current_build(store: Path) -> Path | None:
+    link = store / "current"
+    try:
+        target = link.resolve(strict=True)
+    except (FileNotFoundError, RuntimeError):
+        return None
+    return target if (target / "graph.sqlite").is_file() else None
+
+
+def build_info(build: Path) -> dict:
+    try:
+        return json.loads((build / "build.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def is_stale(settings: Settings) -> bool:
+    build = current_build(settings.store)
+    if build is None:
+        return True
+    return build_info(build).get("fingerprint") != corpus_fingerprint(settings.corpus)
+
+
+def _progress(message: str) -> None:
+    if sys.stderr.isatty():
+        print(f"  {message}", file=sys.stderr, flush=True)
+
+
+def build(settings: Settings, progress=_progress) -> BuildReport:
+    """Build the whole corpus into a new build directory and make it current."""
+    started = time.perf_counter()
+    store = settings.store
+    store.mkdir(parents=True, exist_ok=True)
+    with open(store / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        fingerprint = corpus_fingerprint(settings.corpus)
+        builds = store / "builds"
+        builds.mkdir(exist_ok=True)
+        build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.perf_counter_ns() % 100000:05d}"
+        work = builds / f".tmp-{build_id}"
+        work.mkdir()
+        try:
+            report = _build_into(work, settings, progress)
+            report.counts["fingerprint"] = fingerprint
+            (work / "build.json").write_text(json.dumps({
+                "fingerprint": fingerprint, "version": __version__, "built_at": time.time(),
+                "counts": {k: v for k, v in report.counts.items() if k != "fingerprint"},
+                "corpus": str(settings.corpus)}, indent=2))
+            final = builds / build_id
+            os.rename(work, final)
+            _swap_current(store, final)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        _prune(builds, final)
+        report.build = final
+        report.seconds = time.perf_counter() - started
+        return report
+
+
+def _build_into(work: Path, settings: Settings, progress) -> BuildReport:
+    report = BuildReport(work, 0.0)
+    conn = sqlite3.connect(work / "graph.sqlite")
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    create_schema(conn)
+    totals: dict[str, int] = {}
+    games = discover_games(settings.corpus)
+    if not games:
+        raise CorpusError(str(settings.corpus), "no game folders in the corpus")
+    for game_dir in games:
+        manifest = load_manifest(game_dir)
+        sources = []
+        for spec in manifest.documents:
+            source = read_source(spec)
+            try:
+                parsed = parse(source)
+            except RecursionError:
+                raise CorpusError(spec.display_path, "document structure too deeply nested to parse") from None
+            apply_corrections(spec, parsed, manifest.corrections)
+            sources.append((spec, source, parsed, parser_for(source).name))
+            progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
+        assembly = Assembler(manifest, [(s, p) for s, _, p, _ in sources]).run()
+        counts = write_game(conn, manifest, sources, assembly)
+        for key, value in counts.items():
+            totals[key] = totals.get(key, 0) + value
+        totals["games"] = totals.get("games", 0) + 1
+        for _, source, parsed, _ in sources:
+            report.diagnostics.extend(d for d in parsed.diagnostics if d not in report.diagnostics)
+        report.diagnostics.extend(assembly.diagnostics)
+        report.diagnostics.extend(Diagnostic("suggestion", f"corpus/{manifest.slug}", None, s)
+                                  for s in assembly.suggestions)
+    conn.execute("INSERT INTO meta VALUES ('built_at', ?)", (str(time.time()),))
+    conn.commit()
+    conn.execute("ANALYZE")
+    conn.close()
+    from .index.writer import write_index
+
+    totals["indexed"] = write_index(work / "graph.sqlite", work / "index")
+    report.counts = totals
+    return report
+
+
+def _swap_current(store: Path, final: Path) -> None:
+    tmp = store / f".current-{os.getpid()}"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(os.path.relpath(final, store), tmp)
+    os.replace(tmp, store / "current")
+
+
+def _prune(builds: Path, keep: Path) -> None:
+    """Keep the newest builds (servers may still be reading the previous one); drop the rest."""
+    done = sorted((p for p in builds.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
+    for old in done[:-KEEP_BUILDS]:
+        if old != keep:
+            shutil.rmtree(old, ignore_errors=True)
+    for tmp in builds.glob(".tmp-*"):
+        try:
+            pid = int(tmp.name.split("-")[2])
+            os.kill(pid, 0)
+        except (ValueError, IndexError, ProcessLookupError):
+            shutil.rmtree(tmp, ignore_errors=True)  # left by a build that was killed
+        except PermissionError:
+            pass
+
+
+def ensure_built(settings: Settings, progress=_progress) -> Path:
+    """The current build, building first if it is missing or older than the corpus."""
+    if is_stale(settings):
+        try:
+            build(settings, progress)
+        except CorpusError:
+            if current_build(settings.store) is None:
+                raise
+            # Keep serving the previous build; the error is reported by `rulings build`.
+    found = current_build(settings.store)
+    if found is None:
+        raise StoreError(f"no build in {settings.store}; run `rulings build`")
+    return found

@@ -1,0 +1,230 @@
+"""The ``rulings`` command line (see README "CLI" for the contract and exit statuses)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import click
+
+from .build import build as run_build
+from .build import ensure_built
+from .errors import BadRequest, RulingsError
+from .graph import answers
+from .graph.store import Store
+from .markup import plain_text
+from .settings import Settings
+
+EXIT_NEGATIVE = 1  # a well-formed question whose answer is "no such thing"
+EXIT_USAGE = 2
+
+
+class Context:
+    def __init__(self, corpus: str | None, store: str | None):
+        self.settings = Settings.resolve(corpus, store)
+        self._store: Store | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(ensure_built(self.settings))
+        return self._store
+
+
+def _emit(data, as_json: bool, human) -> None:
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        human(data)
+
+
+def _fail_on_status(data) -> None:
+    if isinstance(data, dict) and data.get("status") not in (None, "ok"):
+        sys.exit(EXIT_NEGATIVE)
+
+
+class RulingsGroup(click.Group):
+    """Turns our errors into one clean line on stderr and a documented exit status."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BadRequest as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        except RulingsError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+
+@click.group(cls=RulingsGroup)
+@click.option("--corpus", type=click.Path(file_okay=False), help="Corpus folder (default: ./corpus).")
+@click.option("--store", type=click.Path(file_okay=False), help="Where builds live (default: ./var/store).")
+@click.pass_context
+def main(ctx: click.Context, corpus: str | None, store: str | None) -> None:
+    """Rules references, rulings and rule versions for card games."""
+    ctx.obj = Context(corpus, store)
+
+
+@main.command()
+@click.option("--corpus", "corpus_override", type=click.Path(file_okay=False), help="Corpus folder to build.")
+@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON.")
+@click.pass_obj
+def build(obj: Context, corpus_override: str | None, as_json: bool) -> None:
+    """Parse the corpus and build graph + index; swap in atomically."""
+    settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.settings.store)
+    report = run_build(settings)
+    data = report.as_dict()
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for warning in data["warnings"]:
+        click.echo(f"warning: {warning}", err=True)
+    for suggestion in data["suggestions"]:
+        click.echo(f"suggestion: {suggestion}", err=True)
+    counts = data["counts"]
+    click.echo(f"built {counts.get('games', 0)} games, {counts.get('documents', 0)} documents, "
+               f"{counts.get('terms', 0)} terms, {counts.get('rulings', 0)} rulings, "
+               f"{counts.get('versions', 0)} versions, {counts.get('indexed', 0)} index entries "
+               f"in {report.seconds:.2f} s -> {report.build}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--version", "version", help="Only terms defined in this version.")
+@click.option("--all", "include_sections", is_flag=True, help="Include document sections.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def terms(obj: Context, game: str, version: str | None, include_sections: bool, as_json: bool) -> None:
+    """List a game's glossary terms."""
+    try:
+        data = answers.terms_listing(obj.store, game, version, include_sections)
+    except answers.Unanswerable as no:
+        _emit(no.payload, as_json, lambda d: click.echo(f"{d['status']}: {d['message']}", err=True))
+        sys.exit(EXIT_NEGATIVE)
+
+    def human(rows):
+        for row in rows:
+            extra = f" -> {row['redirect']}" if row["redirect"] else ""
+            aliases = f" ({', '.join(row['aliases'])})" if row["aliases"] else ""
+            click.echo(f"{row['name']}{aliases}{extra}  [{', '.join(row['versions'])}]")
+    _emit(data, as_json, human)
+
+
+def _human_applies(d: dict) -> None:
+    if d.get("status") != "ok":
+        click.echo(f"{d['status']}: {d['message']}")
+        if d.get("suggestions"):
+            click.echo("did you mean: " + ", ".join(d["suggestions"]))
+        return
+    click.echo(f"{d['term']} \u2014 as in force in {d['in_force']}")
+    source = d["source"]
+    click.echo(f"text from {d['version']} ({d['date'] or 'undated'}), {d['change']}; "
+               f"source: {source.get('title')}, line {source.get('line')}")
+    if d["superseded_by"]:
+        click.echo(f"superseded in {d['superseded_by']['version']} ({d['superseded_by']['date']})")
+    if not d["complete"]:
+        click.echo("note: the exact text of this version is not fully known")
+    click.echo("")
+    for paragraph in plain_text(d["text"]).split("\n"):
+        click.echo(textwrap.fill(paragraph, 88) if paragraph.strip() else "")
+    for note in d["notes"]:
+        click.echo(f"\n* {note}")
+    click.echo(f"\n{d['url']}")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("term")
+@click.option("--version", "version", help="A version label, e.g. 1.2.")
+@click.option("--date", "date", help="A date, YYYY-MM-DD: the version in force that day.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def applies(obj: Context, game: str, term: str, version: str | None, date: str | None, as_json: bool) -> None:
+    """Which text of TERM applies at a version or on a date."""
+    if version and date:
+        raise click.UsageError("give --version or --date, not both")
+    data = answers.applies(obj.store, game, term, version=version, date=date)
+    _emit(data, as_json, _human_applies)
+    _fail_on_status(data)
+
+
+def _human_diff(d: dict) -> None:
+    if d.get("status") != "ok":
+        click.echo(f"{d['status']}: {d['message']}")
+        return
+    click.echo(f"{d['term']}: {d['from']} -> {d['to']}" + ("" if d["changed"] else " (unchanged)"))
+    marks = {"equal": ("", ""), "insert": ("{+", "+}"), "delete": ("[-", "-]")}
+    color = {"insert": "green", "delete": "red"}
+    out = []
+    for op in d["ops"]:
+        left, right = marks[op["op"]]
+        piece = f"{left}{op['text']}{right}"
+        out.append(click.style(piece, fg=color.get(op["op"])) if op["op"] in color else piece)
+    click.echo("".join(out))
+
+
+@main.command()
+@click.argument("game")
+@click.argument("term")
+@click.argument("start", metavar="FROM")
+@click.argument("end", metavar="TO")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def diff(obj: Context, game: str, term: str, start: str, end: str, as_json: bool) -> None:
+    """Word-level diff of TERM between two versions."""
+    data = answers.diff(obj.store, game, term, start, end)
+    _emit(data, as_json, _human_diff)
+    _fail_on_status(data)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("start", metavar="FROM")
+@click.argument("end", metavar="TO")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> None:
+    """Terms added, removed and changed between two versions."""
+    data = answers.changes(obj.store, game, start, end)
+
+    def human(d):
+        if d.get("status") != "ok":
+            click.echo(f"{d['status']}: {d['message']}")
+            return
+        click.echo(f"{d['game']}: {d['from']} -> {d['to']}")
+        for kind in ("added", "changed", "removed"):
+            click.echo(f"\n{kind} ({len(d[kind])}):")
+            for name in d[kind]:
+                click.echo(f"  {name}")
+    _emit(data, as_json, human)
+    _fail_on_status(data)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def stats(obj: Context, as_json: bool) -> None:
+    """Counts of what the current build holds."""
+    store = obj.store
+    data = {"build": store.build.name, "counts": store.counts(), "games": []}
+    for game in store.games():
+        data["games"].append({
+            "slug": game.slug, "name": game.name,
+            "documents": len(store.documents(game)),
+            "versions": [v.label for v in store.versions(game)],
+            "terms": len(store.terms(game, ("entry", "keyword"))),
+            "sections": len(store.terms(game, ("section",))),
+            "rulings": len(store.rulings(game)),
+            "cards": len(store.cards(game)),
+            "furniture_lines": store.furniture_count(game),
+        })
+    data["diagnostics"] = store.diagnostics()
+
+    def human(d):
+        click.echo(f"build {d['build']}")
+        for g in d["games"]:
+            click.echo(f"{g['slug']}: {g['terms']} terms, {g['sections']} sections, {g['rulings']} rulings, "
+                       f"{g['cards']} cards, versions {', '.join(g['versions'])}")
+    _emit(data, as_json, human)

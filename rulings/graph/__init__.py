@@ -1,0 +1,1 @@
+"""The versioned glossary graph: assembled from parsed documents, stored in SQLite."""

@@ -1,0 +1,114 @@
+"""Term identity: which record a name means, across aliases, OCR spellings, typos and renames."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from ..ingest.model import Block, SubDefinition
+from ..ingest.text import base_key, name_key
+
+# Lower ranks win when two terms answer to the same name.
+RANK = {"name": 0, "subdef": 1, "alias": 2, "former": 3, "spelling": 3, "section": 4, "section-alias": 5}
+
+
+@dataclass
+class Revision:
+    """A term's text as of one version (only versions that changed it get one)."""
+
+    version: str
+    name: str
+    blocks: list[Block]
+    change: str  # introduced | amended | replaced | patched | reworked
+    complete: bool
+    source: dict
+    see_also: list[str] = field(default_factory=list)
+    redirect: list[str] = field(default_factory=list)
+    subdefs: list[SubDefinition] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Term:
+    """A glossary entry, keyword or section, with every name it has gone by."""
+
+    kind: str  # entry | keyword | section
+    names: list[str]
+    document: str  # slug of the document that first defines it
+    line: int
+    path: list[str] = field(default_factory=list)
+    lineage: str = "versioned"  # terms of one lineage merge by name; others never do
+    revisions: list[Revision] = field(default_factory=list)
+    former: list[str] = field(default_factory=list)  # names before a rename
+    spellings: list[str] = field(default_factory=list)
+    slug: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.revisions[-1].name if self.revisions else self.names[0]
+
+    def all_names(self) -> list[str]:
+        seen: list[str] = []
+        for name in [*self.names, *(r.name for r in self.revisions), *self.former, *self.spellings]:
+            if name not in seen:
+                seen.append(name)
+        return seen
+
+
+class NameIndex:
+    """Finds terms by any of their names; ties go to glossary names over aliases and sections."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, list[tuple[int, int, Term]]] = {}
+        self._order = 0
+
+    def add(self, term: Term, name: str, how: str) -> None:
+        key = name_key(name)
+        if not key:
+            return
+        rank = RANK[how]
+        if term.kind == "section" and how in ("name", "alias"):
+            rank = RANK["section" if how == "name" else "section-alias"]
+        bucket = self._by_key.setdefault(key, [])
+        if any(t is term for _, _, t in bucket):
+            return
+        self._order += 1
+        bucket.append((rank, self._order, term))
+        bucket.sort(key=lambda item: (item[0], item[1]))
+
+    def add_term(self, term: Term) -> None:
+        for i, name in enumerate(term.names):
+            self.add(term, name, "name" if i == 0 else "alias")
+        for name in term.former:
+            self.add(term, name, "former")
+        for name in term.spellings:
+            self.add(term, name, "spelling")
+
+    def get(self, name: str, lineage: str | None = None) -> Term | None:
+        for _, _, term in self._by_key.get(name_key(name), []):
+            if lineage is None or term.lineage == lineage:
+                return term
+        return None
+
+    def by_base(self, name: str, lineage: str) -> Term | None:
+        """The one term whose name, without qualifiers or variables, is this name's base."""
+        base = base_key(name)
+        found = {id(t): t for key, bucket in self._by_key.items() for _, _, t in bucket
+                 if t.lineage == lineage and t.kind != "section" and (key == base or base_key(key) == base)}
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def near(self, name: str, lineage: str, cutoff: float = 0.85) -> Term | None:
+        """A term whose name differs by a typo ("Villanous" / "Villainous")."""
+        key = name_key(name)
+        best, best_score = None, cutoff
+        for other, bucket in self._by_key.items():
+            score = SequenceMatcher(None, key, other).ratio()
+            if score > best_score and len(key) > 4:
+                for _, _, term in bucket:
+                    if term.lineage == lineage:
+                        best, best_score = term, score
+                        break
+        return best
+
+    def keys(self) -> list[str]:
+        return list(self._by_key)

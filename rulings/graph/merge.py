@@ -1,0 +1,158 @@
+"""How a changelog entry changes a term's text: the one rule, applied everywhere.
+
+The changelog lists passages "added or changed" without saying whether they
+replace the entry or amend it. The rule:
+
+* **Replace** when the entry restates the term from its opening: its first
+  paragraph revises the old first paragraph (or opens with a definition of the
+  term, "An ability is ...") *and* it is nearly as long as the old text (at least
+  80% of its words). A restatement that long is the new entry.
+* Otherwise **amend**, paragraph by paragraph: each new paragraph takes the place
+  of the old paragraph it revises (same opening words, or >= 50% word overlap
+  either way); an old paragraph whose words all reappear inside a new one is
+  folded into it; new paragraphs that revise nothing are inserted where they
+  stand relative to the revised ones (at the end if none were revised).
+"""
+
+from __future__ import annotations
+
+import re
+from copy import copy
+
+from ..ingest.model import Block
+from ..ingest.text import containment, fold, name_key, similarity, words
+
+MATCH = 0.5
+ABSORB = 0.8
+RESTATEMENT = 0.8
+
+
+def _core(text: str) -> str:
+    return re.sub(r"^\d+\.\s*", "", text)
+
+
+def revises(old: str, new: str) -> float:
+    """How strongly paragraph ``new`` reads as a revision of ``old`` (0..1)."""
+    a, b = _core(old), _core(new)
+    wa, wb = words(a), words(b)
+    if len(wa) >= 5 and wa[:5] == wb[:5]:
+        return 1.0
+    return max(similarity(a, b), containment(a, b) if len(wa) >= 6 else 0.0,
+               containment(b, a) if len(wb) >= 6 else 0.0)
+
+
+def defines(block: Block, names: list[str]) -> bool:
+    """Does the paragraph open by defining the term ("An ability is ...", "Ally is a ...")?"""
+    head = " ".join(words(_core(block.text))[:8])
+    for name in names:
+        key = name_key(name)
+        if not key:
+            continue
+        pattern = rf"^(?:\w+ ){{0,3}}{re.escape(key)}s? (?:is|are|refers|represents|denotes)\b"
+        if re.match(pattern, " ".join(name_key(w) for w in head.split())):
+            return True
+    return False
+
+
+def is_restatement(old: list[Block], new: list[Block], names: list[str]) -> bool:
+    if not old or not new:
+        return False
+    old_words = sum(len(words(b.text)) for b in old)
+    new_words = sum(len(words(b.text)) for b in new)
+    opens_same = revises(old[0].text, new[0].text) >= MATCH or defines(new[0], names)
+    return opens_same and new_words >= RESTATEMENT * old_words
+
+
+def amend(old: list[Block], new: list[Block]) -> list[Block]:
+    """Old blocks with the new ones merged in (see module docstring)."""
+    used: set[int] = set()
+    matched: dict[int, int] = {}  # new index -> old index
+    for j, block in enumerate(new):
+        scores = [(revises(o.text, block.text), i) for i, o in enumerate(old) if i not in used]
+        if scores:
+            score, i = max(scores)
+            if score >= MATCH:
+                matched[j] = i
+                used.add(i)
+    absorbed = {i for i, o in enumerate(old) if i not in used
+                and any(containment(_core(o.text), _core(b.text)) >= ABSORB for b in new)}
+    leading: dict[int, list[Block]] = {}
+    pending: list[Block] = []
+    for j, block in enumerate(new):
+        if j in matched:
+            leading[matched[j]] = pending
+            pending = []
+        else:
+            pending.append(block)
+    by_old = {i: new[j] for j, i in matched.items()}
+    # New paragraphs after the last revised one follow it; with none revised, they go at the end.
+    last = matched[max(matched)] if matched else None
+    out: list[Block] = []
+    for i, block in enumerate(old):
+        if i in by_old:
+            out.extend(leading[i])
+            out.append(_in_place_of(block, by_old[i]))
+            if i == last:
+                out.extend(pending)
+        elif i not in absorbed:
+            out.append(block)
+    if last is None:
+        out.extend(pending)
+    return out
+
+
+def _in_place_of(old: Block, new: Block) -> Block:
+    """A revised paragraph keeps its place in a numbered list."""
+    block = copy(new)
+    number = re.match(r"^(\d+)\.\s", old.text)
+    if old.kind == "step" and number and not re.match(r"^\d+\.\s", block.text):
+        block.text = f"{number.group(1)}. {block.text}"
+        block.kind = "step"
+    elif new.kind == "para" and old.kind == "bullet":
+        block.kind, block.depth = "bullet", old.depth
+    return block
+
+
+# -- patch lines ------------------------------------------------------------
+_SAME_LENGTH = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                              "\u2013": "-", "\u2014": "-", "\u00a0": " "})
+
+
+def _norm(text: str) -> str:
+    """Same-length normalisation, so positions found in it are positions in the original."""
+    return text.translate(_SAME_LENGTH).lower()
+
+
+def quote_core(quote: str) -> tuple[str, bool]:
+    """Strip the ellipses that mark a partial quote; report whether it was partial."""
+    text = fold(quote).strip()
+    partial = text.endswith("...") or text.startswith("...")
+    return text.strip(". ").strip() if partial else text.rstrip(), partial
+
+
+def replace_quote(blocks: list[Block], old: str, new: str) -> bool:
+    """Replace the first occurrence of quote ``old`` by ``new`` in the blocks' text."""
+    old_core, _ = quote_core(old)
+    new_core, _ = quote_core(new)
+    needle = _norm(old_core).rstrip(".")
+    if not needle:
+        return False
+    for block in blocks:
+        at = _norm(block.text).find(needle)
+        if at >= 0:
+            end = at + len(needle)
+            replacement = new_core.rstrip(".") if not old_core.endswith(".") else new_core
+            block.text = block.text[:at] + replacement + block.text[end:]
+            return True
+    return False
+
+
+def find_sentence(blocks: list[Block], sentence: str, threshold: float = 0.75) -> tuple[int, str] | None:
+    """The block and sentence most like ``sentence`` (for "X added to '...'" patches)."""
+    best = None
+    for i, block in enumerate(blocks):
+        for candidate in re.split(r"(?<=[.!?])\s+", block.text):
+            score = similarity(candidate, sentence)
+            if score >= threshold and (best is None or score > best[0]):
+                best = (score, i, candidate)
+    return (best[1], best[2]) if best else None

@@ -1,0 +1,167 @@
+-- The versioned glossary graph. One file per build; read-only once built.
+
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    slug TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    aliases TEXT NOT NULL DEFAULT '[]'          -- JSON list
+);
+
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    slug TEXT NOT NULL,
+    file TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    version TEXT,
+    date TEXT,
+    official INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    encoding TEXT NOT NULL,
+    parser TEXT NOT NULL,
+    lines INTEGER NOT NULL,
+    UNIQUE (game_id, slug)
+);
+
+CREATE TABLE versions (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    label TEXT NOT NULL,
+    date TEXT,
+    parent TEXT,
+    ordinal INTEGER NOT NULL,
+    document_id INTEGER REFERENCES documents(id),
+    line INTEGER,
+    notes TEXT NOT NULL DEFAULT '[]',
+    UNIQUE (game_id, label)
+);
+
+CREATE TABLE terms (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    slug TEXT NOT NULL,
+    name TEXT NOT NULL,                      -- current display name
+    kind TEXT NOT NULL,                      -- entry | keyword | section
+    path TEXT NOT NULL DEFAULT '[]',         -- enclosing sections, JSON list
+    document_id INTEGER NOT NULL REFERENCES documents(id),
+    line INTEGER NOT NULL,
+    lineage TEXT NOT NULL,
+    UNIQUE (game_id, slug)
+);
+
+-- Every name a term answers to. rank: lower wins when names collide.
+CREATE TABLE term_names (
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    how TEXT NOT NULL,                       -- name | alias | former | spelling
+    rank INTEGER NOT NULL
+);
+CREATE INDEX term_names_key ON term_names(key);
+
+-- Other slugs that lead to a term (aliases, former names): links never rot.
+CREATE TABLE slug_aliases (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    slug TEXT NOT NULL,
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    PRIMARY KEY (game_id, slug)
+);
+
+CREATE TABLE revisions (
+    id INTEGER PRIMARY KEY,
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    version_id INTEGER NOT NULL REFERENCES versions(id),
+    ordinal INTEGER NOT NULL,                -- the version's ordinal, for range queries
+    name TEXT NOT NULL,                      -- display name as of this version
+    text TEXT NOT NULL,                      -- markdown
+    change TEXT NOT NULL,                    -- introduced | amended | replaced | patched | reworked
+    complete INTEGER NOT NULL,
+    source TEXT NOT NULL,                    -- JSON: document, title, file, line, page...
+    see_also TEXT NOT NULL DEFAULT '[]',
+    redirect TEXT NOT NULL DEFAULT '[]',
+    notes TEXT NOT NULL DEFAULT '[]',
+    supersedes_id INTEGER REFERENCES revisions(id),
+    UNIQUE (term_id, version_id)
+);
+
+CREATE TABLE subdefs (
+    id INTEGER PRIMARY KEY,
+    revision_id INTEGER NOT NULL REFERENCES revisions(id),
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    anchor TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX subdefs_key ON subdefs(key);
+
+-- see-also | redirect | part-of | mentions, between terms, as of the latest text.
+CREATE TABLE edges (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    src_id INTEGER NOT NULL REFERENCES terms(id),
+    dst_id INTEGER NOT NULL REFERENCES terms(id),
+    kind TEXT NOT NULL,
+    anchor TEXT,
+    PRIMARY KEY (src_id, dst_id, kind)
+);
+CREATE INDEX edges_dst ON edges(dst_id, kind);
+
+CREATE TABLE cards (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    slug TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,                      -- card | deck (a hero / villain / environment)
+    card_set TEXT,
+    number TEXT,
+    UNIQUE (game_id, slug)
+);
+
+CREATE TABLE rulings (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    slug TEXT NOT NULL,
+    kind TEXT NOT NULL,                      -- faq | clarification | errata | note
+    title TEXT NOT NULL,
+    question TEXT,
+    answer TEXT,
+    text TEXT NOT NULL,
+    group_name TEXT,
+    group_kind TEXT,
+    section TEXT,
+    expansion TEXT,
+    sources TEXT NOT NULL DEFAULT '[]',
+    document_id INTEGER NOT NULL REFERENCES documents(id),
+    line INTEGER NOT NULL,
+    caps INTEGER NOT NULL DEFAULT 0,         -- source is ALL CAPS
+    UNIQUE (game_id, slug)
+);
+
+CREATE TABLE ruling_cards (
+    ruling_id INTEGER NOT NULL REFERENCES rulings(id),
+    card_id INTEGER NOT NULL REFERENCES cards(id),
+    PRIMARY KEY (ruling_id, card_id)
+);
+
+CREATE TABLE ruling_terms (
+    ruling_id INTEGER NOT NULL REFERENCES rulings(id),
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    PRIMARY KEY (ruling_id, term_id)
+);
+CREATE INDEX ruling_terms_term ON ruling_terms(term_id);
+
+CREATE TABLE diagnostics (
+    level TEXT NOT NULL,
+    path TEXT NOT NULL,
+    line INTEGER,
+    message TEXT NOT NULL
+);
+
+CREATE TABLE furniture (
+    document_id INTEGER NOT NULL REFERENCES documents(id),
+    line INTEGER NOT NULL,
+    reason TEXT NOT NULL
+);

@@ -1,0 +1,94 @@
+"""Fill the Whoosh index from a finished graph database."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+
+from ..ingest.text import name_key
+from ..markup import plain_text
+from .schema import schema
+
+
+def _versions_in_force(labels: list[str], start: int, end: int | None) -> str:
+    return ",".join(labels[start:end])
+
+
+def documents(conn: sqlite3.Connection):
+    """One index document per term revision, sub-definition revision and ruling."""
+    games = conn.execute("SELECT id, slug FROM games ORDER BY id").fetchall()
+    for game_id, game in games:
+        labels = [row[0] for row in conn.execute(
+            "SELECT label FROM versions WHERE game_id = ? ORDER BY ordinal", (game_id,))]
+        terms = conn.execute("SELECT id, slug, name, kind, path FROM terms WHERE game_id = ?", (game_id,)).fetchall()
+        for term_id, slug, name, kind, path in terms:
+            names = [r[0] for r in conn.execute(
+                "SELECT DISTINCT name FROM term_names WHERE term_id = ? ORDER BY rank", (term_id,))]
+            revisions = conn.execute(
+                "SELECT r.id, r.ordinal, r.name, r.text, r.redirect, r.change, v.label FROM revisions r "
+                "JOIN versions v ON v.id = r.version_id WHERE r.term_id = ? ORDER BY r.ordinal",
+                (term_id,)).fetchall()
+            context = " ".join(json.loads(path))
+            for i, (rev_id, ordinal, rev_name, text, redirect, change, label) in enumerate(revisions):
+                end = revisions[i + 1][1] if i + 1 < len(revisions) else None
+                latest = end is None
+                body = plain_text(text)
+                if not body and json.loads(redirect):
+                    body = _redirect_text(conn, game_id, rev_name, json.loads(redirect), ordinal)
+                url = f"/{game}/terms/{slug}" if latest else f"/{game}/v/{label}/terms/{slug}"
+                yield dict(id=f"t:{rev_id}", game=game, kind="section" if kind == "section" else "term",
+                           subkind=kind, versions=_versions_in_force(labels, ordinal, end), latest=latest,
+                           title=rev_name, names=" ; ".join(names), name_keys=",".join(name_key(n) for n in names),
+                           context=context, body=body, slug=slug, url=url,
+                           aliases=json.dumps([n for n in names if n != rev_name]), version=label)
+                for sub_id, sub_name, anchor, sub_text in conn.execute(
+                        "SELECT id, name, anchor, text FROM subdefs WHERE revision_id = ?", (rev_id,)):
+                    yield dict(id=f"s:{sub_id}", game=game, kind="subdefinition", subkind="subdefinition",
+                               versions=_versions_in_force(labels, ordinal, end), latest=latest,
+                               title=sub_name, names=sub_name, name_keys=name_key(sub_name),
+                               context=f"{rev_name} {context}", body=plain_text(sub_text), slug=f"{slug}#{anchor}",
+                               url=f"{url}#{anchor}", aliases="[]", version=label)
+        for rid, slug, kind, title, text, group, section, card_names in conn.execute(
+                "SELECT r.id, r.slug, r.kind, r.title, r.text, r.group_name, r.section, "
+                "(SELECT group_concat(c.name, ' ; ') FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
+                " WHERE rc.ruling_id = r.id) FROM rulings r WHERE r.game_id = ?", (game_id,)):
+            yield dict(id=f"r:{rid}", game=game, kind="ruling", subkind=kind, versions=",".join(labels), latest=True,
+                       title=title, names=card_names or "", name_keys=name_key(title),
+                       context=" ".join(x for x in (group, section) if x), body=plain_text(text), slug=slug,
+                       url=f"/{game}/rulings/{slug}", aliases="[]", version=None)
+
+
+def _redirect_text(conn, game_id: int, name: str, targets: list[str], ordinal: int) -> str:
+    """A "See: Keywords" entry is found by the definition it points to."""
+    rows = conn.execute(
+        "SELECT s.text FROM subdefs s JOIN revisions r ON r.id = s.revision_id JOIN terms t ON t.id = s.term_id "
+        "WHERE t.game_id = ? AND s.key = ? AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1",
+        (game_id, name_key(name), ordinal)).fetchall()
+    return plain_text(rows[0][0]) if rows else "See " + ", ".join(targets)
+
+
+def keep_words(conn: sqlite3.Connection) -> frozenset[str]:
+    """One-word glossary names ("May", "You") must stay searchable even though they are stop words."""
+    words = set()
+    for (name,) in conn.execute("SELECT name FROM term_names WHERE how IN ('name', 'alias')"):
+        parts = name.lower().split()
+        if len(parts) == 1:
+            words.add(parts[0])
+    return frozenset(words)
+
+
+def write_index(graph_path: Path, index_dir: Path) -> int:
+    conn = sqlite3.connect(graph_path)
+    index_dir.mkdir(parents=True, exist_ok=True)
+    ix = whoosh_index.create_in(str(index_dir), schema(keep_words(conn)))
+    writer = ix.writer(limitmb=256)
+    count = 0
+    for doc in documents(conn):
+        writer.add_document(**doc)
+        count += 1
+    writer.commit(optimize=True)
+    conn.close()
+    return count

@@ -1,0 +1,28 @@
+"""Curated fixes from ``game.toml`` applied to parsed documents (never to the documents)."""
+
+from __future__ import annotations
+
+from ..errors import Diagnostic
+from .manifest import Correction, DocumentSpec
+from .model import ParsedDocument
+from .text import name_key
+
+
+def apply_corrections(spec: DocumentSpec, doc: ParsedDocument, corrections: list[Correction]) -> None:
+    """Rename the record that starts at each corrected line, if it still says what ``was`` says."""
+    for fix in corrections:
+        if fix.file != spec.file:
+            continue
+        records = [*doc.entries, *(e for v in doc.versions for e in v.entries)]
+        record = next((r for r in records if r.line == fix.line), None)
+        current = (record.names[0] if hasattr(record, "names") else record.name) if record else None
+        if record is None or name_key(current) != name_key(fix.was):
+            doc.diagnostics.append(Diagnostic(
+                "warning", spec.display_path, fix.line,
+                f"game.toml correction expects \u201c{fix.was}\u201d here but finds "
+                f"{('“' + current + '”') if current else 'no heading'}; correction not applied"))
+            continue
+        if hasattr(record, "names"):
+            record.names[0] = fix.name
+        else:
+            record.name = fix.name

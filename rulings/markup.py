@@ -1,0 +1,29 @@
+"""Markdown in, safe HTML or plain text out (raw HTML in sources is never passed through)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    # "commonmark" with html disabled: a <script> in a document renders as text.
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.validateLink = lambda url: bool(re.match(r"^(https?:|/|#|mailto:)", url.strip(), re.I))
+    return md
+
+
+def render(markdown: str) -> str:
+    return _md().render(markdown or "")
+
+
+def plain_text(markdown: str) -> str:
+    """Text for indexing and snippets: list markers and emphasis removed."""
+    text = re.sub(r"(?m)^\s*[-*]\s+", "", markdown or "")
+    text = re.sub(r"\*\*|__|`", "", text)
+    text = re.sub(r"<(https?://[^>]+)>", r"\1", text)
+    text = re.sub(r"\\([.\-*_#])", r"\1", text)
+    return re.sub(r"[ \t]+", " ", text).strip()
