@@ -221,12 +221,16 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
     return out
 
 
-TOKEN = re.compile(r"\s+|[\w\u2019'\-]+|[^\w\s]")
+TOKEN = re.compile(r"\s*\S+\s*")  # a word with the spaces around it: fewer, rarer tokens
 
 
 def word_diff(old: str, new: str) -> list[dict]:
-    """Word-level diff as merged ops: equal / insert / delete, each with its text."""
-    a, b = TOKEN.findall(old), TOKEN.findall(new)
+    """Word-level diff as merged ops: equal / insert / delete, each with its text.
+
+    Paragraphs are aligned first and only similar paragraphs are compared word by
+    word, which keeps long rewrites fast. Quotes and dashes are straightened for
+    the comparison: a curly apostrophe is not a rules change.
+    """
     ops: list[dict] = []
 
     def add(op: str, text: str) -> None:
@@ -237,14 +241,29 @@ def word_diff(old: str, new: str) -> list[dict]:
         else:
             ops.append({"op": op, "text": text})
 
-    # Compare with quotes and dashes straightened: a curly apostrophe is not a rules change.
-    matcher = difflib.SequenceMatcher(None, [fold(t) for t in a], [fold(t) for t in b], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    def words(a_text: str, b_text: str) -> None:
+        a, b = TOKEN.findall(a_text), TOKEN.findall(b_text)
+        matcher = difflib.SequenceMatcher(None, [fold(t).strip() for t in a], [fold(t).strip() for t in b],
+                                          autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                add("equal", "".join(b[j1:j2]))
+            else:
+                add("delete", "".join(a[i1:i2]))
+                add("insert", "".join(b[j1:j2]))
+
+    a_par, b_par = old.split("\n"), new.split("\n")
+    outer = difflib.SequenceMatcher(None, [fold(p) for p in a_par], [fold(p) for p in b_par], autojunk=False)
+    for tag, i1, i2, j1, j2 in outer.get_opcodes():
+        a_chunk, b_chunk = "\n".join(a_par[i1:i2]), "\n".join(b_par[j1:j2])
+        sep = "\n" if i2 < len(a_par) or j2 < len(b_par) else ""
         if tag == "equal":
-            add("equal", "".join(b[j1:j2]))
+            add("equal", b_chunk + sep)
+        elif tag == "replace" and difflib.SequenceMatcher(None, a_chunk, b_chunk).quick_ratio() > 0.5:
+            words(a_chunk + sep, b_chunk + sep)
         else:
-            add("delete", "".join(a[i1:i2]))
-            add("insert", "".join(b[j1:j2]))
+            add("delete", a_chunk + ("\n" if a_chunk else ""))
+            add("insert", b_chunk + ("\n" if b_chunk else ""))
     return ops
 
 
@@ -302,6 +321,11 @@ def changes(store: Store, game_slug: str, start: str, end: str) -> dict:
 
 # -- the glossary listing ------------------------------------------------------------
 def terms_listing(store: Store, game_slug: str, version: str | None = None, include_sections: bool = False) -> list:
+    """The glossary: one object per term (identity across versions), or those defined at ``version``.
+
+    ``redirect`` is where the entry points ("See: Keywords") in the latest version
+    in which it only pointed elsewhere; ``see_also`` gathers every version's links.
+    """
     game = game_or_404(store, game_slug)
     target = version_by_label(store, game, version) if version else None
     kinds = ("entry", "keyword", "section") if include_sections else ("entry", "keyword")
@@ -322,10 +346,14 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
             redirect = (found["term"].name if found else target_term.name if target_term else pointer.redirect[0])
             if found:
                 redirect_url = term_url(game, found["term"], None, found["anchor"])
+        # The graph's see-also edges: this version's first, then earlier versions' (terms stay related).
         see_also = []
-        for name in current.see_also:
-            found_term, _ = store.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
-            see_also.append(found_term.name if found_term else name)
+        for revision in [current, *reversed(revisions)]:
+            for name in revision.see_also:
+                found_term, _ = store.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
+                shown = found_term.name if found_term else name
+                if shown not in see_also:
+                    see_also.append(shown)
         subdefs = store.subdefs(current.id)
         out.append({
             "name": current.name,

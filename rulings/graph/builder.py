@@ -100,8 +100,9 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
         rows = []
         for i, name in enumerate(term.names):
             rows.append((tid, name, name_key(name), "name" if i == 0 else "alias"))
-        for revision in term.revisions:
-            rows.append((tid, revision.name, name_key(revision.name), "alias"))
+        for revision in term.revisions:  # the current name counts as a name; earlier ones as aliases
+            rows.append((tid, revision.name, name_key(revision.name),
+                         "name" if revision is term.revisions[-1] else "alias"))
         rows += [(tid, n, name_key(n), "former") for n in term.former]
         rows += [(tid, n, name_key(n), "spelling") for n in term.spellings]
         seen = set()

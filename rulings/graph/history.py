@@ -146,6 +146,11 @@ class Assembler:
                 continue
             self.apply_version(version.label, spec, change.entries, change.patches)
         self.suggest_renames(labels)
+        for wrong, right in self.manifest.spellings.items():  # curated misspellings find their term
+            term = self.index.get(right)
+            if term is not None and wrong not in term.spellings:
+                term.spellings.append(wrong)
+                self.index.add(term, wrong, "spelling")
         return Assembly(versions, self.terms, self.index, self.diagnostics, self.suggestions)
 
     # -- full documents ----------------------------------------------------
@@ -253,13 +258,12 @@ class Assembler:
                           "the second is kept as its own entry \u2014 correct its name in game.toml [[corrections]]")
                 term, how = None, "duplicate"
             if term is None:
-                names = [self.canonical(n) for n in split_names(entry.name)] if "," in entry.name else \
-                    [self.canonical(entry.name)]
+                names = split_names(entry.name) if "," in entry.name else [entry.name]
                 kind = "section" if name_key(names[0]).startswith("appendix") else "entry"
                 fake = Entry(kind, names, entry.line)
                 term = self.new_term(fake, spec, "versioned")
                 if how == "duplicate":
-                    term.names = [f"{names[0]} ({label}, line {entry.line})"]
+                    term.names = [f"{self.canonical(names[0])} ({label}, line {entry.line})"]
                     self.index.add_term(term)
             seen[id(term)] = entry
             self.apply_entry(term, entry, label, spec, how)

@@ -125,7 +125,7 @@ def _norm(text: str) -> str:
 
 def quote_core(quote: str) -> tuple[str, bool]:
     """Strip the ellipses that mark a partial quote; report whether it was partial."""
-    text = fold(quote).strip()
+    text = fold(quote).strip().strip('"').strip()
     partial = text.endswith("...") or text.startswith("...")
     return text.strip(". ").strip() if partial else text.rstrip(), partial
 

@@ -318,7 +318,7 @@ def _mend(blocks: list[Block]) -> list[Block]:
 def _join_blocks(text: str, blocks: list[Block]) -> str:
     parts = [text] if text else []
     for block in blocks:
-        if parts and block.kind == "para" and not TERMINAL.search(parts[-1]) and not parts[-1].startswith("- "):
+        if parts and block.kind == "para" and not TERMINAL.search(parts[-1]):
             parts[-1] = f"{parts[-1]} {block.text}"
         else:
             parts.append(block.markdown())

@@ -219,17 +219,23 @@ class RulebookParser:
         entries = [e for e in doc.entries if e.kind == "entry" and e.path == [section]]
         for i, entry in enumerate(entries):
             upper = sort_key(entries[i + 1].name) if i + 1 < len(entries) else "~"
-            for block in list(entry.blocks):
-                for match in EMBEDDED_TERM.finditer(block.text):
-                    name = match.group(1).strip()
-                    if name.lower() in NOT_TERMS or not (sort_key(entry.name) < sort_key(name) < upper):
-                        continue
-                    tail = block.text[match.end():]
-                    block.text = block.text[:match.start()].rstrip()
-                    new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line])
-                    new.blocks.append(type(block)(tail, block.line, "para"))
-                    doc.entries.insert(doc.entries.index(entry) + 1, new)
-                    break
+            for b, block in enumerate(entry.blocks):
+                match = next((m for m in EMBEDDED_TERM.finditer(block.text)
+                              if m.group(1).strip().lower() not in NOT_TERMS
+                              and sort_key(entry.name) < sort_key(m.group(1).strip()) < upper), None)
+                if match is None:
+                    continue
+                name = match.group(1).strip()
+                new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line])
+                new.blocks.append(type(block)(block.text[match.end():], block.line, "para"))
+                block.text = block.text[:match.start()].rstrip()
+                # What followed in the entry now belongs to the entry OCR ran in.
+                new.blocks.extend(entry.blocks[b + 1:])
+                moved = {x.line for x in entry.blocks[b + 1:]}
+                del entry.blocks[b + 1:]
+                new.lines.extend(n for n in entry.lines if n in moved)
+                doc.entries.insert(doc.entries.index(entry) + 1, new)
+                break
 
 
 def _runs(numbers: list[int]) -> list[list[int]]:

@@ -1,0 +1,86 @@
+"""Shared fixtures: the bundled corpus built once per test session, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulings.build import build
+from rulings.cli import main
+from rulings.graph.store import Store
+from rulings.ingest.manifest import load_manifest
+from rulings.ingest.parsers import parse
+from rulings.ingest.source import read_source
+from rulings.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+@pytest.fixture(scope="session")
+def store_dir(tmp_path_factory) -> Path:
+    store = tmp_path_factory.mktemp("store")
+    build(Settings.resolve(CORPUS, store), progress=lambda _: None)
+    return store
+
+
+@pytest.fixture(scope="session")
+def store(store_dir) -> Store:
+    return Store((store_dir / "current").resolve())
+
+
+@pytest.fixture(scope="session")
+def parsed():
+    """Every bundled document parsed, keyed by (game, file)."""
+    out = {}
+    for game_dir in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        manifest = load_manifest(game_dir)
+        for spec in manifest.documents:
+            source = read_source(spec)
+            out[(manifest.slug, spec.file)] = (source, parse(source))
+    return out
+
+
+class Cli:
+    """Runs ``rulings`` in-process against the session's store."""
+
+    def __init__(self, store_dir: Path):
+        self.env = {"RULINGS_STORE": str(store_dir), "RULINGS_CORPUS": str(CORPUS)}
+
+    def __call__(self, *args: str, input: str | None = None):
+        result = CliRunner().invoke(main, list(args), env=self.env, input=input, catch_exceptions=False)
+        return result
+
+    def json(self, *args: str):
+        result = self(*args, "--json")
+        return json.loads(result.output), result.exit_code
+
+
+@pytest.fixture(scope="session")
+def cli(store_dir) -> Cli:
+    return Cli(store_dir)
+
+
+@pytest.fixture
+def corpus_copy(tmp_path) -> Path:
+    """A writable copy of the bundled corpus for tests that change it."""
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS, target)
+    return target
+
+
+def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) -> Path:
+    """A small game folder for fixture tests."""
+    game = root / slug
+    game.mkdir(parents=True, exist_ok=True)
+    (game / "game.toml").write_text(toml)
+    for name, content in files.items():
+        path = game / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return game

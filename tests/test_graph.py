@@ -1,0 +1,140 @@
+"""The built graph through the CLI: terms, redirects, sub-definitions, slugs, stats, builds."""
+
+import json
+import os
+
+import pytest
+
+from rulings.build import build, current_build
+from rulings.graph.store import Store
+from rulings.settings import Settings
+
+from .conftest import CORPUS
+from .test_reference_parser import GLOSSARY_SAMPLE
+
+
+@pytest.fixture(scope="module")
+def mc_terms(cli):
+    data, code = cli.json("terms", "marvel-champions")
+    assert code == 0
+    return data
+
+
+def by_name(terms):
+    out = {}
+    for term in terms:
+        for name in [term["name"], *term["aliases"]]:
+            out.setdefault(name.lower(), []).append(term)
+    return out
+
+
+def test_every_rr_entry_once_with_aliases(mc_terms):
+    names = by_name(mc_terms)
+    for heading in GLOSSARY_SAMPLE:
+        assert len(names[heading.lower()]) == 1, heading
+    assert names["card ability"][0]["name"] == "Ability"
+    assert names["change form"][0]["name"] == "Form"
+    assert "star icon" in names and "staricon" not in names
+    assert all(set(t) >= {"name", "slug", "aliases", "redirect", "see_also", "versions", "url"} for t in mc_terms)
+
+
+def test_terms_at_a_version(cli):
+    at_11, _ = cli.json("terms", "mc", "--version", "1.1")
+    assert len(at_11) == 139  # 138 headings, TOUGH, TOUGHNESS as two
+    at_15, _ = cli.json("terms", "mc", "--version", "1.5")
+    assert {"Hinder X", "Incite X"} <= {t["name"] for t in at_15} - {t["name"] for t in at_11}
+
+
+def test_no_phantom_terms(mc_terms):
+    for term in mc_terms:
+        assert not term["name"].lower().startswith(("if the", "q:", "when does"))
+        assert len(term["name"]) > 1
+
+
+def test_see_also_and_redirects_to_sub_definitions(mc_terms):
+    names = by_name(mc_terms)
+    assert {"Cancel", "Constant Ability"} <= set(names["ability"][0]["see_also"])
+    for keyword in ("guard", "overkill", "peril", "quickstrike", "restricted", "retaliate", "surge",
+                    "toughness", "uses"):
+        term = names[keyword][0]
+        assert term["redirect"] == "Keywords", keyword
+        assert term["redirect_url"].startswith("/marvel-champions/terms/keywords#"), keyword
+    assert names["tough"][0]["redirect"] == "Status Cards"
+    assert names["tough"][0]["redirect_url"] == "/marvel-champions/terms/status-cards#tough"
+
+
+@pytest.mark.parametrize("name,parent,snippet", [
+    ("Guard", "Keywords", "While any minions with this keyword are engaged"),
+    ("Toughness", "Keywords", "place a tough status card on it"),
+    ("Uses", "Keywords", "place X all-purpose counters"),
+    ("Confused", "Status Cards", "discard the confused card instead"),
+    ("Stunned", "Status Cards", "discard the stunned card instead"),
+    ("Tough", "Status Cards", "prevent all of that damage and discard the tough status card"),
+])
+def test_names_resolve_to_their_definitions_as_of_11(cli, name, parent, snippet):
+    data, code = cli.json("applies", "mc", name, "--version", "1.1")
+    assert code == 0 and data["status"] == "ok"
+    assert snippet in data["text"]
+    assert f"/terms/{parent.lower().replace(' ', '-')}#" in data["url"]
+
+
+def test_vs_system_and_sentinels_terms(cli):
+    vs, _ = cli.json("terms", "vs-system-2pcg")
+    names = {t["name"] for t in vs}
+    assert {"+1/+1 and -1/-1 (Counters)", "Wound(s)", "Power Up", "Owner", "Super Strength"} <= names
+    sotm, _ = cli.json("terms", "sotm")
+    assert {"Immune", "Incapacitated", "Target"} <= {t["name"] for t in sotm}
+
+
+def test_stats_json(cli):
+    data, code = cli.json("stats")
+    assert code == 0
+    games = {g["slug"]: g for g in data["games"]}
+    assert games["marvel-champions"]["versions"] == ["1.0", "1.1", "1.2", "1.3", "1.4", "1.4.2", "1.5"]
+    assert games["marvel-champions"]["rulings"] == 13
+    assert games["sentinels-of-the-multiverse"]["rulings"] > 190
+    assert data["counts"]["terms"] > 400
+
+
+def test_same_corpus_same_slugs(tmp_path, store):
+    other = tmp_path / "store"
+    build(Settings.resolve(CORPUS, other), progress=lambda _: None)
+    again = Store(current_build(other))
+    for game in store.games():
+        mine = [(t.name, t.slug) for t in store.terms(game, ("entry", "keyword", "section"))]
+        theirs = [(t.name, t.slug) for t in again.terms(again.game(game.slug), ("entry", "keyword", "section"))]
+        assert mine == theirs
+        assert [r["slug"] for r in store.rulings(game)] == [r["slug"] for r in again.rulings(again.game(game.slug))]
+
+
+def test_build_prints_counts_and_time(cli, tmp_path):
+    result = cli("--store", str(tmp_path / "s"), "build")
+    assert result.exit_code == 0
+    assert "built 3 games" in result.output and " in " in result.output and " s " in result.output
+
+
+def test_read_commands_build_when_store_missing(tmp_path, cli):
+    from click.testing import CliRunner
+
+    from rulings.cli import main
+
+    env = {"RULINGS_STORE": str(tmp_path / "fresh"), "RULINGS_CORPUS": str(CORPUS)}
+    result = CliRunner().invoke(main, ["terms", "vss", "--json"], env=env)
+    assert result.exit_code == 0
+    assert any(t["name"] == "AKA" for t in json.loads(result.output))
+    assert (tmp_path / "fresh" / "current").is_symlink()
+
+
+def test_stale_store_is_rebuilt(corpus_copy, tmp_path):
+    from rulings.build import ensure_built, is_stale
+
+    settings = Settings.resolve(corpus_copy, tmp_path / "s")
+    first = ensure_built(settings, progress=lambda _: None)
+    assert not is_stale(settings)
+    toml = corpus_copy / "vs-system-2pcg" / "game.toml"
+    toml.write_text(toml.read_text().replace('name = "Vs. System 2PCG"', 'name = "Vs. System"'))
+    os.utime(toml, ns=(1, 10**18))
+    assert is_stale(settings)
+    second = ensure_built(settings, progress=lambda _: None)
+    assert second != first
+    assert Store(second).game("vs-system-2pcg").name == "Vs. System"

@@ -1,0 +1,240 @@
+"""Which version applies: the evaluation sample, and each rule of the reconstruction."""
+
+import re
+
+import pytest
+
+from rulings.graph import merge
+from rulings.ingest.model import Block
+from rulings.ingest.text import fold
+
+from .evalfiles import rows
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", " ", fold(text or "").lower()).strip()
+
+
+def check(data: dict, expectation: str) -> bool:
+    kind, _, value = expectation.partition(":")
+    if kind == "contains":
+        return data.get("status") == "ok" and norm(value) in norm(data["text"])
+    if kind == "lacks":
+        return data.get("status") == "ok" and norm(value) not in norm(data["text"])
+    if kind == "status":
+        return data.get("status") == value
+    if kind in ("version", "in_force"):
+        return data.get(kind) == value
+    if kind == "complete":
+        return data.get("complete") is (value == "true")
+    raise AssertionError(f"unknown expectation {expectation!r}")
+
+
+def ask(cli, game, term, at):
+    args = ["applies", game, term]
+    args += ["--date", at[5:]] if at.startswith("date:") else ["--version", at]
+    return cli.json(*args)
+
+
+@pytest.mark.parametrize("game,term,at,expectation", rows("versions-dev.tsv"))
+def test_versions_dev_sample(cli, game, term, at, expectation):
+    data, code = ask(cli, game, term, at)
+    assert check(data, expectation), data
+    assert code == (0 if data["status"] == "ok" else 1)
+
+
+def test_answer_shape(cli):
+    data, _ = cli.json("applies", "marvel-champions", "dash", "--date", "2020-03-01")
+    assert set(data) >= {"status", "game", "term", "slug", "in_force", "version", "date", "text", "complete",
+                         "change", "source", "introduced_in", "superseded_by", "notes", "url"}
+    assert (data["in_force"], data["version"], data["date"]) == ("1.2", "1.2", "2020-02-25")
+    assert data["superseded_by"] == {"version": "1.4", "date": "2021-04-21"}
+    assert data["introduced_in"] == "1.0"
+    assert data["url"] == "/marvel-champions/v/1.2/terms/dash"
+    assert data["source"]["file"] == "rules-reference-changelog.txt"
+
+
+def test_a_versions_own_date_is_in_force_that_day(cli):
+    assert cli.json("applies", "mc", "Dash", "--date", "2020-02-25")[0]["in_force"] == "1.2"
+    assert cli.json("applies", "mc", "Dash", "--date", "2020-02-24")[0]["in_force"] == "1.1"
+    assert cli.json("applies", "mc", "Dash", "--date", "2019-08-01")[0]["in_force"] == "1.0"
+    data, code = cli.json("applies", "mc", "Dash", "--date", "2019-07-31")
+    assert (data["status"], code) == ("before-first-version", 1)
+
+
+def test_unknown_term_version_and_bad_date(cli):
+    data, code = cli.json("applies", "mc", "quickstrke")
+    assert (data["status"], code) == ("unknown-term", 1)
+    assert "Quickstrike" in data["suggestions"]
+    data, code = cli.json("applies", "mc", "Dash", "--version", "9.9")
+    assert (data["status"], code) == ("unknown-version", 1)
+    result = cli("applies", "mc", "Dash", "--date", "2020-13-45", "--json")
+    assert result.exit_code == 2
+    result = cli("applies", "mc", "Dash", "--date", "2020-01-01", "--version", "1.1")
+    assert result.exit_code == 2
+
+
+def test_not_defined_says_when_it_was(cli):
+    data, code = cli.json("applies", "mc", "Hinder X", "--version", "1.3")
+    assert (data["status"], code) == ("not-defined", 1)
+    assert data["first_defined"] == {"version": "1.4", "date": "2021-04-21"}
+
+
+def test_any_name_any_case(cli):
+    for name in ("card ability", "ABILITY", "ability", "Card Ability"):
+        assert cli.json("applies", "mc", name, "--version", "1.1")[0]["term"] == "Ability"
+
+
+def test_amend_appends_a_new_paragraph(cli):
+    data, _ = cli.json("applies", "mc", "Dash", "--version", "1.2")
+    assert data["change"] == "amended" and data["complete"] is True
+    assert "cannot exhaust to use that power" in data["text"] and "treated as 0" in data["text"]
+
+
+def test_amend_replaces_the_paragraph_it_revises(cli):
+    data, _ = cli.json("applies", "mc", "Remaining Hit Points", "--version", "1.2")
+    assert "An identity or villain" in data["text"] and "A hero or villain" not in data["text"]
+    assert "If a card has zero (or fewer) remaining hit points" in data["text"]  # untouched paragraph kept
+
+
+def test_restatement_replaces(cli):
+    data, _ = cli.json("applies", "mc", "Ability", "--version", "1.4")
+    assert data["change"] == "replaced"
+    assert data["text"].startswith("An ability is game text on a card")
+    assert "An ability is special game text" not in data["text"]
+
+
+def test_patch_with_partial_quote(cli):
+    data, _ = cli.json("applies", "mc", "Excess Damage", "--version", "1.4.2")
+    assert data["change"] == "patched" and "any amount of damage that is dealt to" in data["text"]
+    assert data["complete"] is False and any("part of the sentence" in n for n in data["notes"])
+    assert "damage is that dealt" in cli.json("applies", "mc", "Excess Damage", "--version", "1.4")[0]["text"]
+
+
+def test_added_bullet_patch(cli):
+    data, _ = cli.json("applies", "mc", "Main Scheme", "--version", "1.4.2")
+    assert data["text"].rstrip().endswith("- Main scheme cards cannot be discarded from play.")
+    assert data["complete"] is True
+
+
+def test_reworked_section_is_incomplete(cli):
+    data, _ = cli.json("applies", "mc", "Indirect Damage", "--version", "1.4.2")
+    assert (data["change"], data["complete"]) == ("reworked", False)
+    assert data["version"] == "1.4.2"
+    assert any("reworked" in n for n in data["notes"])
+    later, _ = cli.json("applies", "mc", "Indirect Damage", "--version", "1.5")
+    assert later["complete"] is False and later["version"] == "1.4.2"
+
+
+def test_renamed_term_at_old_and_new_versions(cli):
+    old, _ = cli.json("applies", "mc", "Attack (Enemy Activation)", "--version", "1.1")
+    assert old["term"] == "Enemy Attacks" and "If a villain is attacking" in old["text"]
+    new, _ = cli.json("applies", "mc", "Enemy Attacks", "--version", "1.4")
+    assert new["term"] == "Attack (Enemy Activation)" and "villainous keyword" in new["text"]
+    assert old["slug"] == new["slug"]
+
+
+def test_misspelled_changelog_name_is_the_right_term(cli):
+    data, _ = cli.json("applies", "mc", "Villainous", "--version", "1.4")
+    assert data["status"] == "ok" and data["term"] == "Villainous"
+    assert cli.json("applies", "mc", "Villanous", "--version", "1.4")[0]["term"] == "Villainous"
+
+
+def test_empty_version_carries_everything_over(cli):
+    data, _ = cli.json("applies", "mc", "Guard", "--version", "1.5")
+    assert (data["in_force"], data["version"]) == ("1.5", "1.4")
+    assert any("lists no changes for 1.5" in n for n in data["notes"])
+    assert cli.json("changes", "mc", "1.4.2", "1.5")[0] == {
+        "status": "ok", "game": "marvel-champions", "from": "1.4.2", "to": "1.5", "added": [], "removed": [],
+        "changed": [], "terms": []}
+
+
+def test_reconstructed_earlier_text_is_incomplete(cli):
+    data, _ = cli.json("applies", "mc", "Move", "--version", "1.0")
+    assert data["complete"] is False and "moved damage is considered to be dealt" not in data["text"]
+    assert "cannot move to its same (current) placement" in data["text"]
+    assert cli.json("applies", "mc", "You", "--version", "1.0")[0]["status"] == "not-defined"
+
+
+def test_diff_dash(cli):
+    data, code = cli.json("diff", "marvel-champions", "dash", "1.1", "1.4")
+    assert code == 0 and data["changed"] is True
+    inserted = "".join(op["text"] for op in data["ops"] if op["op"] == "insert")
+    deleted = "".join(op["text"] for op in data["ops"] if op["op"] == "delete")
+    assert "SCH" in inserted and "that value is treated as 0" in inserted
+    assert "etc." in deleted
+    assert "character's" not in deleted  # a curly apostrophe is not a change
+    human = cli("diff", "marvel-champions", "dash", "1.1", "1.4").output
+    assert "{+" in human and "treated as 0" in human
+
+
+def test_changes_13_to_14(cli):
+    data, code = cli.json("changes", "marvel-champions", "1.3", "1.4")
+    assert code == 0
+    assert {"Hinder X", "Incite X"} <= set(data["added"])
+    assert {"Ability", "Activation"} <= set(data["changed"])
+    assert "Move" not in data["changed"] + data["added"]
+
+
+# -- the merge rule on small fixtures ---------------------------------------------
+def blocks(*texts):
+    return [Block(t, i) for i, t in enumerate(texts)]
+
+
+def texts(bs):
+    return [b.text for b in bs]
+
+
+def test_merge_revised_paragraph_in_place_new_one_after_it():
+    old = blocks("First paragraph about the thing.", "The thing has exactly three parts in total.",
+                 "Last paragraph stays.")
+    new = blocks("The thing has exactly four parts in total.", "A brand new rule about something else entirely.")
+    assert texts(merge.amend(old, new)) == ["First paragraph about the thing.",
+                                            "The thing has exactly four parts in total.",
+                                            "A brand new rule about something else entirely.",
+                                            "Last paragraph stays."]
+
+
+def test_merge_unrelated_paragraph_goes_at_the_end():
+    old = blocks("Alpha rule one.", "Alpha rule two.")
+    assert texts(merge.amend(old, blocks("Completely different text here."))) == [
+        "Alpha rule one.", "Alpha rule two.", "Completely different text here."]
+
+
+def test_merge_folds_an_old_paragraph_contained_in_a_new_one():
+    old = blocks("There is no limit to tokens of any kind in the game.",
+                 "If players run out of tokens, coins may be used.")
+    new = blocks("There is no limit to tokens of any kind in the game, ever. If players run out of tokens, "
+                 "coins may be used.")
+    assert texts(merge.amend(old, new)) == texts(new)
+
+
+def test_merge_keeps_step_numbers():
+    old = [Block("1. Do this.", 1, "step"), Block("2. If a villain attacks, flip boost cards and add icons.", 2,
+                                                  "step")]
+    new = blocks("If a villain attacks, flip boost cards. Then, in order:")
+    merged = merge.amend(old, new)
+    assert merged[1].text == "2. If a villain attacks, flip boost cards. Then, in order:"
+
+
+def test_restatement_detection():
+    old = blocks("An ability is special game text.", "It has bullets.")
+    assert merge.is_restatement(old, blocks("An ability is game text on a card, restated at length here."),
+                                ["Ability"])
+    assert not merge.is_restatement(old, blocks("Short addendum."), ["Ability"])
+
+
+@pytest.mark.parametrize("old,new,expected,ok", [
+    ("Excess damage is any amount of damage is that dealt to\u2026",
+     "Excess damage is any amount of damage that is dealt to\u2026",
+     "Excess damage is any amount of damage that is dealt to a character.", True),
+    ("\u201cis added scenarios\u201d", "is added to scenarios", "The set is added to scenarios during play.", True),
+    ("nowhere to be found", "x", None, False),
+])
+def test_quote_replacement(old, new, expected, ok):
+    target = blocks("Excess damage is any amount of damage is that dealt to a character.")
+    if "scenarios" in new:
+        target = blocks("The set is added scenarios during play.")
+    assert merge.replace_quote(target, old, new) is ok
+    if ok:
+        assert target[0].text == expected
