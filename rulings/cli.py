@@ -13,6 +13,7 @@ from .build import ensure_built
 from .errors import BadRequest, RulingsError
 from .graph import answers
 from .graph.store import Store
+from .index.search import KINDS as SEARCH_KINDS
 from .markup import plain_text
 from .settings import Settings
 
@@ -24,12 +25,21 @@ class Context:
     def __init__(self, corpus: str | None, store: str | None):
         self.settings = Settings.resolve(corpus, store)
         self._store: Store | None = None
+        self._searcher = None
 
     @property
     def store(self) -> Store:
         if self._store is None:
             self._store = Store(ensure_built(self.settings))
         return self._store
+
+    @property
+    def searcher(self):
+        from .index.search import Searcher
+
+        if self._searcher is None:
+            self._searcher = Searcher(self.store.build)
+        return self._searcher
 
 
 def _emit(data, as_json: bool, human) -> None:
@@ -200,6 +210,37 @@ def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> Non
                 click.echo(f"  {name}")
     _emit(data, as_json, human)
     _fail_on_status(data)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--game", help="Only this game (slug or alias).")
+@click.option("--kind", type=click.Choice(sorted(SEARCH_KINDS), case_sensitive=False),
+              help="What to search: terms, sub-definitions, sections or rulings (errata, faq...).")
+@click.option("--version", "version", help="Search the texts of this version.")
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def search(obj: Context, query: str, game: str | None, kind: str | None, version: str | None, limit: int,
+           as_json: bool) -> None:
+    """Ranked full-text search; the defining entry first."""
+    game_slug = None
+    if game:
+        found = obj.store.game(game)
+        if found is None:
+            raise BadRequest(f"unknown game {game!r}")
+        game_slug = found.slug
+    results = obj.searcher.search(query, game=game_slug, kind=kind, version=version, limit=limit)
+    if as_json:
+        click.echo(json.dumps([h.as_dict() for h in results.hits], ensure_ascii=False, indent=2))
+        return
+    if results.did_you_mean:
+        click.echo(("showing results for: " if results.corrected else "did you mean: ") + results.did_you_mean)
+    if not results.hits:
+        click.echo(results.message or "no matches")
+    for i, hit in enumerate(results.hits, 1):
+        click.echo(f"{i:>2}. {hit.title}  [{hit.game}, {hit.kind}]  {hit.url}")
+        click.echo(textwrap.indent(textwrap.fill(hit.as_dict()["snippet"], 84), "     "))
 
 
 @main.command()

@@ -83,7 +83,10 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
         if not term.revisions:
             continue
         path = term.path[-1] if term.path else ""
-        term.slug = slugs.claim(term.names[0], f"{path} {term.names[0]}", f"{term.document} {term.names[0]}")
+        candidates = [term.names[0], f"{path} {term.names[0]}"]
+        if term.lineage != "versioned":  # a player aid's "Player Turn" is not the glossary's
+            candidates.insert(1, f"{term.document} {term.names[0]}")
+        term.slug = slugs.claim(*candidates)
     for term in assembly.terms:
         if not term.revisions:
             continue

@@ -55,8 +55,10 @@ def documents(conn: sqlite3.Connection):
                 "SELECT r.id, r.slug, r.kind, r.title, r.text, r.group_name, r.section, "
                 "(SELECT group_concat(c.name, ' ; ') FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
                 " WHERE rc.ruling_id = r.id) FROM rulings r WHERE r.game_id = ?", (game_id,)):
+            cards = [c for c in (card_names or "").split(" ; ") if c]
             yield dict(id=f"r:{rid}", game=game, kind="ruling", subkind=kind, versions=",".join(labels), latest=True,
-                       title=title, names=card_names or "", name_keys=name_key(title),
+                       title=title, names=card_names or "",
+                       name_keys=",".join([name_key(title), *(name_key(c) for c in cards)]),
                        context=" ".join(x for x in (group, section) if x), body=plain_text(text), slug=slug,
                        url=f"/{game}/rulings/{slug}", aliases="[]", version=None)
 
@@ -87,6 +89,8 @@ def write_index(graph_path: Path, index_dir: Path) -> int:
     writer = ix.writer(limitmb=256)
     count = 0
     for doc in documents(conn):
+        doc["spell"] = f"{doc['title']} {doc['names']} {doc['body']}"
+        doc["pairs"] = f"{doc['title']}\n{doc['body']}"
         writer.add_document(**doc)
         count += 1
     writer.commit(optimize=True)

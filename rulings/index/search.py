@@ -1,0 +1,304 @@
+"""Ranked search over the index: the defining entry first, typos forgiven, hostile input harmless.
+
+Queries are never handed to a query-language parser: words and "quoted phrases"
+are turned into Whoosh queries directly, so there is no syntax to get wrong.
+Whoosh's BM25F (names and titles boosted over body text) finds candidates; a
+small re-ranking then puts the term whose *name* the query says first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import unicodedata
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import collectors
+from whoosh import index as whoosh_index
+from whoosh import query as Q
+from whoosh.highlight import ContextFragmenter, Formatter, Highlighter, WholeFragmenter
+
+from ..ingest.text import fold, name_key
+
+MAX_QUERY_CHARS = 200
+KINDS = {"term": "term", "terms": "term", "entry": "term", "definition": "subdefinition",
+         "subdefinition": "subdefinition", "keyword": "subdefinition", "section": "section", "sections": "section",
+         "ruling": "ruling", "rulings": "ruling", "faq": "ruling", "errata": "ruling", "clarification": "ruling"}
+KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.8, "ruling": 0.8}
+OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
+
+
+@dataclass
+class Hit:
+    title: str
+    aliases: list[str]
+    game: str
+    kind: str
+    slug: str
+    url: str
+    score: float
+    snippet: str
+    subkind: str = ""
+    version: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"title": self.title, "aliases": self.aliases, "game": self.game, "kind": self.kind,
+                "slug": self.slug, "url": self.url, "score": round(self.score, 4),
+                "snippet": self.snippet.replace(OPEN, "").replace(CLOSE, ""), "subkind": self.subkind,
+                "version": self.version}
+
+
+@dataclass
+class Results:
+    query: str
+    hits: list[Hit] = field(default_factory=list)
+    did_you_mean: str | None = None
+    corrected: bool = False
+    truncated: bool = False
+    message: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"query": self.query, "did_you_mean": self.did_you_mean, "corrected": self.corrected,
+                "truncated": self.truncated, "message": self.message, "hits": [h.as_dict() for h in self.hits]}
+
+
+class _Markers(Formatter):
+    between = " \u2026 "
+
+    def format_token(self, text, token, replace=False):
+        return f"{OPEN}{token.text if replace else text[token.startchar:token.endchar]}{CLOSE}"
+
+
+def clean_query(text: str) -> tuple[str, bool]:
+    """Drop control characters, collapse space, cap the length."""
+    text = "".join(" " if unicodedata.category(c).startswith("C") else c for c in (text or ""))
+    text = re.sub(r"\s+", " ", text).strip()
+    return (text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] if len(text) > MAX_QUERY_CHARS else text,
+            len(text) > MAX_QUERY_CHARS)
+
+
+class Searcher:
+    """Searches one build's index; cheap to call, safe to share between threads."""
+
+    FIELDS = ("title", "names", "context", "body")
+
+    def __init__(self, build: Path):
+        self.build = build
+        self.ix = whoosh_index.open_dir(str(build / "index"))
+        self.analyzer = self.ix.schema["body"].analyzer
+        self._local = threading.local()
+        self._completions = _load_completions(build / "graph.sqlite")
+
+    @property
+    def searcher(self):
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            searcher = self._local.searcher = self.ix.searcher()
+        return searcher
+
+    # -- analysis -------------------------------------------------------
+    def tokens(self, text: str) -> list[str]:
+        return [t.text for t in self.analyzer(text)]
+
+    def correct(self, words: list[str]) -> tuple[list[str], bool]:
+        """Replace words the index has never seen by the closest word it has (edit distance 1-2)."""
+        reader = self.searcher.reader()
+        out, changed = [], False
+        for word in words:
+            lower = word.lower()
+            if len(lower) < 4 or not lower.isalpha() or reader.doc_frequency("spell", lower) > 0:
+                out.append(word)
+                continue
+            best = None
+            for distance in (1, 2):
+                candidates = [(reader.doc_frequency("spell", c), c)
+                              for c in reader.terms_within("spell", lower, distance)]
+                if candidates:
+                    best = max(candidates)[1]
+                    break
+            if best and best != lower:
+                out.append(best)
+                changed = True
+            else:
+                out.append(word)
+        return out, changed
+
+    # -- queries ----------------------------------------------------------
+    def build_query(self, text: str) -> Q.Query | None:
+        phrases = re.findall(r'"([^"]+)"', text)
+        rest = re.sub(r'"[^"]*"', " ", text)
+        tokens = self.tokens(rest)
+        clauses: list[Q.Query] = []
+        for token in self.selective(tokens):
+            clauses.append(Q.Or([Q.Term(f, token) for f in self.FIELDS]))
+        for phrase in phrases:  # "quoted words" must stand together
+            words = self.tokens(phrase)
+            if len(words) > 1:
+                clauses.append(Q.Or([Q.Phrase(f, words, slop=1) for f in ("title", "body")], boost=2.0))
+            elif words:
+                clauses.append(Q.Or([Q.Term(f, words[0]) for f in self.FIELDS]))
+        # Words that stand together in the question and in the text: one indexed pair each.
+        for a, b in zip(tokens, tokens[1:]):
+            clauses.append(Q.Term("pairs", f"{a}_{b}", boost=1.5))
+        if not clauses:
+            return None
+        return Q.Or(clauses, scale=0.9) if len(clauses) > 1 else clauses[0]
+
+    def selective(self, tokens: list[str]) -> list[str]:
+        """Query words minus the very common ones when rarer words are there to find the answer.
+
+        A word in a quarter of all texts ("card") adds little to the ranking but
+        makes every search walk most of the index.
+        """
+        unique = list(dict.fromkeys(tokens))
+        reader = self.searcher.reader()
+        total = max(reader.doc_count(), 1)
+        common = {t for t in unique if reader.doc_frequency("body", t) > 0.25 * total}
+        return [t for t in unique if t not in common] or unique
+
+    def search(self, text: str, game: str | None = None, kind: str | None = None, version: str | None = None,
+               limit: int = 10) -> Results:
+        cleaned, truncated = clean_query(text)
+        results = Results(cleaned, truncated=truncated)
+        if not cleaned:
+            results.message = "empty query"
+            return results
+        limit = max(1, min(int(limit or 10), 100))
+        filters = self.filters(game, kind, version)
+        hits = self.run(cleaned, filters, limit, version)
+        if len(hits) < 3 or (hits and hits[0].score < 1.0):
+            words = re.findall(r"[\w'\-]+", cleaned)
+            corrected, changed = self.correct(words)
+            if changed:
+                fixed = " ".join(corrected)
+                better = self.run(fixed, filters, limit, version)
+                if better and (not hits or better[0].score > hits[0].score):
+                    results.did_you_mean, results.corrected = fixed, True
+                    hits = better
+                elif better:
+                    results.did_you_mean = fixed
+        results.hits = hits
+        if not hits:
+            results.message = "no matches"
+        return results
+
+    def filters(self, game, kind, version) -> Q.Query | None:
+        parts: list[Q.Query] = []
+        if game:
+            parts.append(Q.Term("game", game))
+        if kind:
+            wanted = KINDS.get(kind.lower())
+            parts.append(Q.Term("kind", wanted) if wanted else Q.NullQuery)
+            if kind.lower() in ("errata", "faq", "clarification"):
+                parts.append(Q.Term("subkind", kind.lower()))
+        if version:
+            parts.append(Q.Term("versions", version))
+        else:
+            parts.append(Q.Term("latest", True))
+        return Q.And(parts) if len(parts) > 1 else parts[0]
+
+    def run(self, text: str, filters: Q.Query | None, limit: int, version: str | None = None) -> list[Hit]:
+        query = self.build_query(text)
+        if query is None:
+            return []
+        searcher = self.searcher
+        # Small index, many clauses: Whoosh's block-skipping ("replace") costs more than it saves here.
+        collector = collectors.TermsCollector(collectors.TopCollector(max(limit * 4, 40), usequality=False,
+                                                                      replace=0))
+        # Require: the filter narrows the matching itself but adds nothing to the score.
+        searcher.search_with_collector(Q.Require(query, filters) if filters else query, collector)
+        found = collector.results()
+        found.fragmenter = ContextFragmenter(maxchars=220, surround=70)
+        found.formatter = _Markers()
+        tokens = set(self.selective(self.tokens(text.replace('"', " "))))
+        top = max((r.score for r in found), default=1.0) or 1.0
+        scored = []
+        for hit in found:
+            fields = hit.fields()
+            matched = {t.decode() if isinstance(t, bytes) else t for _, t in (hit.matched_terms() or [])}
+            coverage = len(tokens & matched) / len(tokens) if tokens else 1.0
+            # A name inside the query counts as much as the rest of the query agrees with the entry.
+            bonus = self._name_bonus(fields, text, tokens) * (coverage if coverage < 1 else 1.0)
+            score = (hit.score / top) * KIND_PRIOR.get(fields["kind"], 0.5) * (0.4 + 0.6 * coverage) + bonus
+            scored.append((score, hit.rank, hit, fields))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        hits = []
+        for score, _, hit, fields in scored[:limit]:
+            url = fields["url"]
+            if version and fields["kind"] != "ruling":  # pinned to the version searched
+                url = f"/{fields['game']}/v/{version}/terms/{fields['slug']}"
+            hits.append(Hit(fields["title"], json.loads(fields.get("aliases") or "[]"), fields["game"],
+                            fields["kind"], fields["slug"], url, score, self.snippet(hit, fields),
+                            fields.get("subkind", ""), fields.get("version")))
+        return hits
+
+    def _name_bonus(self, fields: dict, text: str, tokens: set[str]) -> float:
+        """How much of the query is this entry's name: all of it (2.0) or a share of its words."""
+        whole = name_key(text)
+        bonus = 0.0
+        for key in (k for k in (fields.get("name_keys") or "").split(",") if k):
+            if key == whole:
+                return 2.0
+            name_tokens = set(self.tokens(key))
+            if name_tokens and name_tokens <= tokens:
+                bonus = max(bonus, len(name_tokens) / max(len(tokens), 1))
+        return bonus
+
+    def snippet(self, hit, fields: dict) -> str:
+        text = fields.get("body") or ""
+        try:
+            fragment = hit.highlights("body", top=2)
+        except Exception:  # highlighting is a nicety; never fail a search over it
+            fragment = ""
+        if fragment:
+            return fragment
+        return text[:200] + ("\u2026" if len(text) > 200 else "")
+
+    # -- completion ---------------------------------------------------------
+    def complete(self, prefix: str, game: str | None = None, limit: int = 8) -> list[dict]:
+        """Term names starting with (or having a word starting with) ``prefix``."""
+        key = fold(prefix or "").lower().strip()
+        if not key:
+            return []
+        names, entries = self._completions
+        out, seen = [], set()
+        start = bisect_left(names, key)
+        for i in range(start, len(names)):
+            if not names[i].startswith(key):
+                break
+            self._add_completion(entries[i], game, out, seen)
+        if len(out) < limit:
+            for i, name in enumerate(names):
+                if f" {key}" in f" {name}" and not name.startswith(key):
+                    self._add_completion(entries[i], game, out, seen)
+                if len(out) >= limit * 3:
+                    break
+        out.sort(key=lambda e: (e["kind"] == "section", not e["name"].lower().startswith(key), len(e["name"]),
+                                e["name"]))
+        return out[:limit]
+
+    @staticmethod
+    def _add_completion(entry: dict, game: str | None, out: list, seen: set) -> None:
+        if game and entry["game"] != game:
+            return
+        ident = (entry["game"], entry["url"])
+        if ident not in seen:
+            seen.add(ident)
+            out.append(entry)
+
+
+def _load_completions(graph: Path) -> tuple[list[str], list[dict]]:
+    conn = sqlite3.connect(f"file:{graph}?mode=ro&immutable=1", uri=True)
+    rows = conn.execute(
+        "SELECT n.name, t.name, t.slug, g.slug, t.kind FROM term_names n JOIN terms t ON t.id = n.term_id "
+        "JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
+        "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank").fetchall()
+    conn.close()
+    pairs = sorted({(fold(name).lower(), display, slug, game, kind) for name, display, slug, game, kind in rows})
+    return ([p[0] for p in pairs],
+            [{"name": p[1], "matched": p[0], "game": p[3], "kind": p[4], "url": f"/{p[3]}/terms/{p[2]}"}
+             for p in pairs])

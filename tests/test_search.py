@@ -1,0 +1,110 @@
+"""Search: the evaluation sample, typos, filters, versions, snippets, completion, hostile input."""
+
+import pytest
+
+from rulings.index.search import Searcher
+
+from .evalfiles import evaluate_search, rows, search_matches
+
+
+@pytest.fixture(scope="module")
+def searcher(store):
+    return Searcher(store.build)
+
+
+def test_search_dev_sample_quality(searcher):
+    hit3, mrr, _ = evaluate_search(searcher)
+    assert hit3 >= 0.9 and mrr >= 0.8, (hit3, mrr)
+
+
+@pytest.mark.parametrize("game,query,expected", rows("search-dev.tsv"))
+def test_each_sample_query_in_top_3(searcher, game, query, expected):
+    hits = searcher.search(query, game=game, limit=3).hits
+    assert any(search_matches(h, expected) for h in hits), [h.title for h in hits]
+
+
+def test_defining_entry_first_for_its_name(searcher):
+    for name in ("Quickstrike", "Hit Points", "Player Phase", "Ally Limit"):
+        assert searcher.search(name, game="marvel-champions").hits[0].title == name
+
+
+def test_typo_tolerance_and_did_you_mean(searcher):
+    results = searcher.search("quickstrke", game="marvel-champions")
+    assert results.corrected and results.did_you_mean == "quickstrike"
+    assert results.hits[0].title == "Quickstrike"
+    results = searcher.search("obligaton elimnated", game="marvel-champions")
+    assert results.hits and results.did_you_mean
+    assert searcher.search("surge", game="marvel-champions").did_you_mean is None
+
+
+def test_all_caps_source_matches_lower_case_query(searcher):
+    hits = searcher.search("flame barrier", game="sentinels-of-the-multiverse").hits
+    assert hits[0].title == "Flame Barrier" and hits[0].kind == "ruling"
+    assert hits[0].url.startswith("/sentinels-of-the-multiverse/rulings/")
+
+
+def test_game_and_kind_filters(searcher):
+    hits = searcher.search("stun", limit=20).hits
+    assert {h.game for h in hits} >= {"marvel-champions", "vs-system-2pcg"}
+    only = searcher.search("stun", game="vs-system-2pcg", limit=20).hits
+    assert only and {h.game for h in only} == {"vs-system-2pcg"}
+    rulings = searcher.search("damage", kind="ruling", limit=20).hits
+    assert rulings and {h.kind for h in rulings} == {"ruling"}
+    errata = searcher.search("card", kind="errata", limit=20).hits
+    assert errata and {h.subkind for h in errata} == {"errata"}
+    assert searcher.search("stun", kind="nonsense").hits == []
+
+
+def test_sub_definitions_are_found_on_their_own(searcher):
+    hits = searcher.search("stunned status card", game="marvel-champions", limit=5).hits
+    assert any(h.kind == "subdefinition" and h.url.endswith("/terms/status-cards#stunned") for h in hits)
+
+
+def test_version_filter_searches_that_versions_texts(searcher):
+    latest = searcher.search("hero or villain remaining hit points value on the dial", game="marvel-champions")
+    old = searcher.search("hero or villain remaining hit points value on the dial", game="marvel-champions",
+                          version="1.1")
+    old_hit = next(h for h in old.hits if h.title == "Remaining Hit Points")
+    assert old_hit.url == "/marvel-champions/v/1.1/terms/remaining-hit-points"
+    assert "value on the dial" in old_hit.as_dict()["snippet"]
+    assert all("/v/" not in h.url for h in latest.hits)
+    hinder = searcher.search("hinder", game="marvel-champions", version="1.3").hits
+    assert not any(h.title == "Hinder X" for h in hinder)
+    assert searcher.search("hinder", game="marvel-champions").hits[0].title == "Hinder X"
+
+
+def test_snippets_highlight_the_words(searcher):
+    hit = searcher.search("acceleration token", game="marvel-champions").hits[0]
+    assert "\u27e6" in hit.snippet  # marked for highlighting
+    assert "\u27e6" not in hit.as_dict()["snippet"]
+
+
+def test_completion(searcher):
+    names = [c["name"] for c in searcher.complete("acc", game="marvel-champions")]
+    assert names[:2] == ["Acceleration Icon", "Acceleration Token"]
+    assert "Villain Phase" in [c["name"] for c in searcher.complete("phase", game="marvel-champions")]
+    assert searcher.complete("") == []
+    assert all(c["game"] == "vs-system-2pcg" for c in searcher.complete("s", game="vs-system-2pcg"))
+
+
+@pytest.mark.parametrize("query", [
+    'guard AND (', '"unterminated phrase', "field:value OR", "*", "?", "\x00\x01\x1b[31m", "a" * 10_000,
+    "<script>alert(1)</script>", "'; DROP TABLE terms; --", "\u202e\u200bguard", "%s%s%s", "🃏🃏",
+])
+def test_hostile_queries_answer_cleanly(searcher, query):
+    results = searcher.search(query)
+    assert isinstance(results.hits, list)
+    assert len(results.query) <= 200
+
+
+def test_cli_search_json_contract(cli):
+    data, code = cli.json("search", "ko pile", "--game", "vss", "--limit", "3")
+    assert code == 0 and len(data) <= 3
+    assert set(data[0]) >= {"title", "aliases", "game", "kind", "slug", "url", "score", "snippet"}
+    assert data[0]["game"] == "vs-system-2pcg"
+    scores = [h["score"] for h in data]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_cli_search_bad_game_is_a_usage_error(cli):
+    assert cli("search", "stun", "--game", "nope").exit_code == 2
