@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 
@@ -241,6 +242,41 @@ def search(obj: Context, query: str, game: str | None, kind: str | None, version
     for i, hit in enumerate(results.hits, 1):
         click.echo(f"{i:>2}. {hit.title}  [{hit.game}, {hit.kind}]  {hit.url}")
         click.echo(textwrap.indent(textwrap.fill(hit.as_dict()["snippet"], 84), "     "))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int)
+@click.pass_obj
+def serve(obj: Context, host: str, port: int, threads: int) -> None:
+    """Serve the site and the JSON API with waitress (production WSGI server)."""
+    from waitress import serve as waitress_serve
+
+    from .web import create_app
+
+    ensure_built(obj.settings)
+    app = create_app(obj.settings)
+    click.echo(f"serving {obj.settings.store} on http://{host}:{port}/", err=True)
+    waitress_serve(app, host=host, port=port, threads=threads, ident="rulings", clear_untrusted_proxy_headers=True)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "bbcode", "html"]), default="markdown",
+              show_default=True)
+@click.option("--base-url", default=lambda: os.environ.get("RULINGS_BASE_URL", "http://127.0.0.1:5000"),
+              show_default="RULINGS_BASE_URL or http://127.0.0.1:5000")
+@click.pass_obj
+def linkify(obj: Context, game: str, fmt: str, base_url: str) -> None:
+    """Read a post on stdin, write it with [[term]] mentions linked."""
+    from .graph.linkify import linkify as run_linkify
+
+    found = answers.game_or_404(obj.store, game)
+    result = run_linkify(obj.store, found, sys.stdin.read(), fmt, base_url)
+    click.echo(result["text"], nl=False)
+    for missing in result["unresolved"]:
+        click.echo(f"warning: no term for {missing}", err=True)
 
 
 @main.command()

@@ -248,10 +248,14 @@ def resolve_reference(conn, game_id: int, reference: str, from_name: str) -> tup
     return target, row[0] if row else None
 
 
-def game_linker(conn: sqlite3.Connection, game_id: int) -> Linker:
-    """Names worth linking in running text: glossary names and aliases, and multi-word section titles."""
+def game_linker(conn: sqlite3.Connection, game_id: int, ordinal: int | None = None) -> Linker:
+    """Names worth linking in running text: glossary names and aliases, and multi-word section titles.
+
+    With ``ordinal``, only terms already defined at that version (no links into the future).
+    """
     rows = conn.execute("SELECT n.name, t.slug, t.name, t.kind, t.lineage FROM term_names n "
                         "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') "
-                        "ORDER BY n.rank, t.id", (game_id,)).fetchall()
+                        "AND (? IS NULL OR (SELECT MIN(r.ordinal) FROM revisions r WHERE r.term_id = t.id) <= ?) "
+                        "ORDER BY n.rank, t.id", (game_id, ordinal, ordinal)).fetchall()
     return Linker([(name, Target(slug, None, display)) for name, slug, display, kind, lineage in rows
                    if kind != "section" or (lineage == "versioned" and len(name.split()) >= 2)])

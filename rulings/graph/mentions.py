@@ -32,6 +32,8 @@ def _variants(name: str) -> list[str]:
             out.append(name[:-1] + "ies")
         elif not name.endswith("s"):
             out.append(name + ("es" if name.endswith(("ch", "sh", "x")) else "s"))
+        elif not name.endswith(("ss", "us", "is")) and len(name) > 4:
+            out.append(name[:-1])  # "Keywords" is mentioned as "keyword"
     return out
 
 

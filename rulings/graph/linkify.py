@@ -1,0 +1,61 @@
+"""Turn ``[[term]]`` / ``[[term@1.2]]`` / ``[[term|label]]`` in a forum post into links."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from .answers import Unanswerable, term_url, version_by_label
+from .store import Game, Store
+
+MENTION = re.compile(r"\[\[([^\[\]|@\n]{1,80})(?:@([^\[\]|\n]{1,20}))?(?:\|([^\[\]\n]{1,80}))?\]\]")
+FORMATS = ("markdown", "bbcode", "html")
+
+
+def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
+    """The text with every resolvable mention linked, and the mentions that were not."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}")
+    base = base_url.rstrip("/")
+    unresolved: list[str] = []
+    links: list[dict] = []
+
+    def replace(match: re.Match) -> str:
+        name, version, label = match.group(1).strip(), match.group(2), match.group(3)
+        term, anchor = store.find_term(game, name)
+        pinned = None
+        if term is not None and version:
+            try:
+                pinned = version_by_label(store, game, version.strip()).label
+            except Unanswerable:
+                term = None
+        if term is None:
+            unresolved.append(match.group(0))
+            return _escape(match.group(0), fmt)
+        url = base + term_url(game, term, pinned, anchor)
+        shown = label or (name if name.lower() != term.name.lower() else term.name)
+        if pinned and not label:
+            shown = f"{shown} (v{pinned})"
+        links.append({"mention": match.group(0), "term": term.name, "url": url, "version": pinned})
+        if fmt == "markdown":
+            return f"[{shown}]({url})"
+        if fmt == "bbcode":
+            return f"[url={url}]{shown}[/url]"
+        return f'<a href="{html.escape(url)}">{html.escape(shown)}</a>'
+
+    if fmt == "html":
+        # Escape everything first; mentions contain no characters html.escape changes but quotes.
+        parts, last = [], 0
+        for match in MENTION.finditer(text):
+            parts.append(html.escape(text[last:match.start()]))
+            parts.append(replace(match))
+            last = match.end()
+        parts.append(html.escape(text[last:]))
+        out = "".join(parts)
+    else:
+        out = MENTION.sub(replace, text)
+    return {"text": out, "format": fmt, "links": links, "unresolved": unresolved}
+
+
+def _escape(text: str, fmt: str) -> str:
+    return html.escape(text) if fmt == "html" else text

@@ -1,0 +1,177 @@
+"""What pages and the API show about a term, a ruling or a version range: shared view models."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask import g, request, url_for
+
+from ..graph import answers
+from ..graph.mentions import Target
+from ..graph.store import Game, RevisionRow, TermRow, VersionRow
+from ..ingest.text import name_key
+from .casing import sentence_case
+from .render import excerpt, render_rules
+
+
+def loaded():
+    return g.loaded
+
+
+def store():
+    return g.loaded.store
+
+
+def absolute(path: str) -> str:
+    return request.host_url.rstrip("/") + path
+
+
+def term_href(game: Game, version: str | None = None):
+    """Link builder for mentions: pinned pages link to the same version."""
+    def href(target: Target) -> str:
+        if version:
+            return url_for("site.term_pinned", game=game.slug, version=version, slug=target.slug)
+        return url_for("site.term", game=game.slug, slug=target.slug)
+    return href
+
+
+def render_for(game: Game, text: str, self_slug: str | None = None, version: VersionRow | None = None,
+               subdefs: list[dict] | None = None, caps_names: list[str] | None = None) -> str:
+    """Rules text as HTML, linking only terms that exist in the version shown."""
+    latest = store().versions(game)[-1]
+    linker = loaded().linker(game.id, game.slug, (version or latest).ordinal)
+    if caps_names is not None:
+        text = sentence_case(text, caps_names)
+    named = {s["name"]: s["anchor"] for s in subdefs or []}
+    return render_rules(text, linker, self_slug, term_href(game, version.label if version else None),
+                        named=named)
+
+
+def display_names(game: Game) -> list[str]:
+    """Proper names to keep capitalised when showing ALL CAPS text: cards, heroes, villains, places."""
+    cache = loaded().__dict__.setdefault("_display_names", {})
+    if game.slug not in cache:
+        cache[game.slug] = [c["name"] for c in store().cards(game)]
+    return cache[game.slug]
+
+
+def citation(title: str, game: Game, version: str | None, url: str) -> dict:
+    label = f"{title} \u2014 {game.name}" + (f", v{version}" if version else "")
+    return {"markdown": f"[{_md_escape(label)}]({url})", "bbcode": f"[url={url}]{label}[/url]", "label": label}
+
+
+def _md_escape(text: str) -> str:
+    return re.sub(r"([\[\]])", r"\\\1", text)
+
+
+@dataclass
+class TermPage:
+    game: Game
+    term: TermRow
+    version: VersionRow  # the version asked for (latest when not pinned)
+    pinned: bool
+    revision: RevisionRow
+    next_revision: RevisionRow | None
+    revisions: list[RevisionRow]
+    html: str
+    definition: dict | None  # for entries that only say "See: X"
+    see_also: list[tuple[TermRow, str | None]]
+    referenced_by: list[TermRow]
+    rulings: list[dict]
+    aliases: list[str]
+    subdefs: list[dict]
+    notes: list[str]
+    url: str
+    citation: dict
+    description: str
+    latest: VersionRow
+
+
+def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage | None:
+    st = store()
+    versions = st.versions(game)
+    latest = versions[-1]
+    target = version or latest
+    revisions = st.revisions(term)
+    revision, after = answers.in_force(revisions, target.ordinal)
+    if revision is None:
+        return None
+    pinned = version is not None
+    subdefs = st.subdefs(revision.id)
+    pin = target if pinned else None
+    html = render_for(game, revision.text, term.slug, pin, subdefs)
+    definition = None
+    if not revision.text.strip() and revision.redirect:
+        found = answers.resolved_definition(st, game, revision)
+        if found:
+            definition = {"term": found["term"], "anchor": found["anchor"], "name": found["name"],
+                          "html": render_for(game, found["text"], found["term"].slug, pin)}
+    see_also = []
+    for name in revision.see_also:
+        found_term, anchor = st.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
+        if found_term is not None and found_term.id != term.id:
+            see_also.append((found_term, anchor))
+    redirects = []
+    for name in revision.redirect:
+        found_term, _ = st.find_term(game, name)
+        if found_term is not None:
+            redirects.append(found_term)
+    notes = list(revision.notes) + [n for v in versions if v.ordinal == target.ordinal for n in v.notes]
+    for found_term in redirects:
+        if found_term.id != term.id and all(found_term.id != other.id for other, _ in see_also):
+            see_also.append((found_term, None))
+    path = url_for("site.term_pinned", game=game.slug, version=target.label, slug=term.slug)
+    if revision.text.strip():
+        description = excerpt(revision.text)
+    elif definition:
+        description = excerpt(f"{definition['name']}: " + re.sub(r"<[^>]+>", " ", definition["html"]))
+    else:
+        description = f"{revision.name} in {game.name}"
+    return TermPage(
+        game=game, term=term, version=target, pinned=pinned, revision=revision, next_revision=after,
+        revisions=revisions, html=html, definition=definition, see_also=see_also,
+        referenced_by=[t for t in st.edges_to(term, ("mentions", "see-also", "redirect")) if t.id != term.id],
+        rulings=st.rulings_about(term), aliases=st.aliases(term), subdefs=subdefs, notes=notes,
+        url=absolute(path), citation=citation(revision.name, game, target.label, absolute(path)),
+        description=description, latest=latest)
+
+
+def ruling_view(game: Game, ruling: dict) -> dict:
+    caps = bool(ruling["caps"])
+    names = display_names(game) if caps else None
+    view = dict(ruling)
+    view["display_title"] = sentence_case(ruling["title"], names or []) if caps else ruling["title"]
+    view["html"] = render_for(game, ruling["text"], None, None, None, names)
+    view["original"] = ruling["text"] if caps else None
+    view["description"] = excerpt(sentence_case(ruling["text"], names or []) if caps else ruling["text"])
+    view["terms"] = [store().term(r[0]) for r in store().q(
+        "SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling["id"])]
+    path = url_for("site.ruling", game=game.slug, slug=ruling["slug"])
+    view["url"] = absolute(path)
+    view["citation"] = citation(view["display_title"], game, None, view["url"])
+    return view
+
+
+def diff_html(ops: list[dict]) -> str:
+    """Insertions and deletions inline, as <ins>/<del>; everything escaped."""
+    from html import escape
+
+    out = []
+    for op in ops:
+        text = escape(op["text"]).replace("\n", "<br>\n")
+        if op["op"] == "insert":
+            out.append(f"<ins>{text}</ins>")
+        elif op["op"] == "delete":
+            out.append(f"<del>{text}</del>")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def az(terms: list[TermRow]) -> list[tuple[str, list[TermRow]]]:
+    groups: dict[str, list[TermRow]] = {}
+    for term in terms:
+        letter = (name_key(term.name)[:1] or "#").upper()
+        groups.setdefault(letter if letter.isalpha() else "#", []).append(term)
+    return sorted(groups.items())
