@@ -280,6 +280,23 @@ def linkify(obj: Context, game: str, fmt: str, base_url: str) -> None:
 
 
 @main.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--base-url", default="http://localhost/", show_default=True,
+              help="Absolute URL the site will live at (used in citations and feeds).")
+@click.pass_obj
+def export(obj: Context, directory: str, base_url: str) -> None:
+    """Write the whole site as static files into DIRECTORY."""
+    from pathlib import Path
+
+    from .export import export as run_export
+
+    result = run_export(obj.settings, Path(directory), base_url)
+    for url, code in result["failed"]:
+        click.echo(f"warning: {url} answered {code}; not exported", err=True)
+    click.echo(f"exported {result['pages']} pages to {result['target']}")
+
+
+@main.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def stats(obj: Context, as_json: bool) -> None:

@@ -25,5 +25,6 @@ def plain_text(markdown: str) -> str:
     text = re.sub(r"(?m)^\s*[-*]\s+", "", markdown or "")
     text = re.sub(r"\*\*|__|`", "", text)
     text = re.sub(r"<(https?://[^>]+)>", r"\1", text)
+    text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)  # [label](url) -> label
     text = re.sub(r"\\([.\-*_#])", r"\1", text)
     return re.sub(r"[ \t]+", " ", text).strip()

@@ -84,3 +84,15 @@ def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) 
         path = game / name
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
     return game
+
+
+@pytest.fixture(scope="session")
+def app(store_dir):
+    from rulings.web import create_app
+
+    return create_app(Settings.resolve(CORPUS, store_dir))
+
+
+@pytest.fixture(scope="session")
+def client(app):
+    return app.test_client()

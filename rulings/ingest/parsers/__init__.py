@@ -45,7 +45,7 @@ def parser_for(source: Source) -> Parser:
         caps = sum(1 for l in text_lines if is_all_caps(l))
         return FaqParser() if text_lines and caps / len(text_lines) > 0.6 else GenericParser()
     if kind == "rulebook":
-        return GenericParser() if _markdown_headings(lines) >= 3 else RulebookParser()
+        return GenericParser() if _markdown_headings(lines) >= 1 else RulebookParser()
     return GenericParser()
 
 

@@ -64,9 +64,13 @@ class RulebookParser:
         toc_keys = [name_key(t) for t in toc]
         headings = [n for n in range(first_content, len(lines) + 1) if self.is_heading(lines, n, toc_keys)]
         bounds = headings + [len(lines) + 1]
-        for number in range(first_content, bounds[0]):
-            if lines[number - 1].strip():
+        lead = [n for n in range(first_content, bounds[0]) if lines[n - 1].strip()]
+        if toc:  # after a title page and contents: captions and blurbs, not rules
+            for number in lead:
                 doc.furniture[number] = "text before the first section"
+        elif lead:  # no contents page: the opening text is the book's introduction
+            self.section(doc, lines, lead[0], source.spec.title, lead[1:] if len(lead) > 1 else [], [])
+            doc.entries[-1].blocks = mend_broken_blocks([to_block(r) for r in self.blocks(lines, lead)])
         mode, top = "prose", None
         for i, start in enumerate(headings):
             title = lines[start - 1].strip()

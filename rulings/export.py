@@ -1,0 +1,115 @@
+"""``rulings export DIR``: the whole site as static files, browsable from disk or any static host.
+
+Pages are rendered by the same Flask app (in static mode) and written as
+``<path>/index.html``; links are rewritten to relative paths so the export also
+works from ``file://``. Search runs in the browser from ``search-index.js``.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import shutil
+from pathlib import Path
+
+from .graph.store import Store
+from .markup import plain_text
+from .settings import PACKAGE_ROOT, Settings
+
+ATTR = re.compile(r'(\s(?:href|src|action)=")(/(?!/)[^"]*)(")')
+
+
+def page_file(path: str) -> str:
+    """URL path -> file path inside the export ("/a/b" -> "a/b/index.html")."""
+    clean = path.split("?", 1)[0].split("#", 1)[0].strip("/")
+    if not clean:
+        return "index.html"
+    if posixpath.splitext(clean)[1] in (".atom", ".xml", ".json", ".css", ".js"):
+        return clean
+    return f"{clean}/index.html"
+
+
+def relative(from_file: str, url: str) -> str:
+    """A site-absolute URL as seen from ``from_file`` (keeps ?query and #anchor)."""
+    path, sep_q, query = url.partition("?")
+    path, sep_h, anchor = path.partition("#")
+    if query and "#" in query:
+        query, _, anchor = query.partition("#")
+        sep_h = "#"
+    target = page_file(path) if not path.startswith("/static/") else path.lstrip("/")
+    rel = posixpath.relpath(target, posixpath.dirname(from_file) or ".")
+    return rel + (f"?{query}" if sep_q else "") + (f"#{anchor}" if sep_h else "")
+
+
+def urls(store: Store) -> list[str]:
+    """Every page worth exporting, in a stable order."""
+    out = ["/", "/search"]
+    for game in store.games():
+        base = f"/{game.slug}"
+        out += [f"{base}/", f"{base}/feed.atom"]
+        versions = store.versions(game)
+        for before, after in zip(versions, versions[1:]):
+            out.append(f"{base}/changes/{before.label}..{after.label}")
+        for term in store.terms(game):
+            revisions = store.revisions(term)
+            out += [f"{base}/terms/{term.slug}", f"{base}/terms/{term.slug}/history"]
+            first = revisions[0].ordinal if revisions else 0
+            out += [f"{base}/v/{v.label}/terms/{term.slug}" for v in versions if v.ordinal >= first]
+            for a, b in zip(revisions, revisions[1:]):
+                out.append(f"{base}/terms/{term.slug}/diff/{a.version}..{b.version}")
+            if revisions and revisions[-1].version != versions[-1].label and len(versions) > 1:
+                out.append(f"{base}/terms/{term.slug}/diff/{revisions[0].version}..{versions[-1].label}")
+        out += [f"{base}/rulings/{r['slug']}" for r in store.rulings(game)]
+        out += [f"{base}/cards/{c['slug']}" for c in store.cards(game)]
+    return out
+
+
+def search_index(store: Store) -> list[dict]:
+    docs = []
+    for game in store.games():
+        for term in store.terms(game):
+            revision = store.revisions(term)[-1]
+            docs.append({"title": revision.name, "game": game.slug, "kind": term.kind,
+                         "path": page_file(f"/{game.slug}/terms/{term.slug}"),
+                         "text": plain_text(revision.text)[:400]})
+        for ruling in store.rulings(game):
+            docs.append({"title": ruling["title"], "game": game.slug, "kind": "ruling",
+                         "path": page_file(f"/{game.slug}/rulings/{ruling['slug']}"),
+                         "text": plain_text(ruling["text"])[:400]})
+    return docs
+
+
+def export(settings: Settings, target: Path, base_url: str = "http://localhost/") -> dict:
+    from .build import ensure_built
+    from .web import create_app
+
+    build = ensure_built(settings)
+    app = create_app(settings, static_export=True)
+    client = app.test_client()
+    store = Store(build)
+    target.mkdir(parents=True, exist_ok=True)
+    written, failed = 0, []
+    for url in urls(store):
+        response = client.get(url, base_url=base_url)
+        if response.status_code != 200:
+            failed.append((url, response.status_code))
+            continue
+        file = page_file(url)
+        body = response.get_data(as_text=True)
+        if file.endswith(".html"):
+            root = posixpath.relpath(".", posixpath.dirname(file) or ".")
+            root = "" if root == "." else root + "/"
+            body = body.replace('<meta name="rulings-static" content="1">',
+                                f'<meta name="rulings-static" content="1">\n<meta name="rulings-root" content="{root}">'
+                                f'\n<script src="{root}search-index.js"></script>', 1)
+            body = ATTR.sub(lambda m: m.group(1) + relative(file, m.group(2)) + m.group(3), body)
+        out = target / file
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(body, encoding="utf-8")
+        written += 1
+    shutil.copytree(PACKAGE_ROOT / "static", target / "static", dirs_exist_ok=True)
+    (target / "search-index.js").write_text(
+        "window.RULINGS_INDEX = " + json.dumps(search_index(store), ensure_ascii=False) + ";\n", encoding="utf-8")
+    return {"pages": written, "failed": failed, "target": str(target)}
+
