@@ -70,11 +70,22 @@
       timer = setTimeout(function () {
         var mine = ++seq;
         if (isStatic) { render(list, staticSearch(query, game)); return; }
-        var url = "/api/search?limit=8&q=" + encodeURIComponent(query) + (game ? "&game=" + encodeURIComponent(game) : "");
-        fetch(url, { headers: { Accept: "application/json" } })
-          .then(function (r) { return r.ok ? r.json() : { hits: [] }; })
-          .then(function (data) { if (mine === seq) { render(list, data.hits || []); } })
-          .catch(function () { render(list, []); });
+        // Term names completing what is typed first, then ranked search results.
+        var tail = "q=" + encodeURIComponent(query) + (game ? "&game=" + encodeURIComponent(game) : "");
+        function get(url) {
+          return fetch(url, { headers: { Accept: "application/json" } })
+            .then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; });
+        }
+        Promise.all([get("/api/complete?" + tail), get("/api/search?limit=8&" + tail)]).then(function (both) {
+          if (mine !== seq) { return; }
+          var seen = {}, hits = [];
+          (both[0] || []).slice(0, 4).forEach(function (c) {
+            seen[c.url] = true;
+            hits.push({ title: c.name, url: c.url, kind: c.kind, snippet: c.game });
+          });
+          ((both[1] || {}).hits || []).forEach(function (h) { if (!seen[h.url]) { seen[h.url] = true; hits.push(h); } });
+          render(list, hits.slice(0, 10));
+        });
       }, 120);
     });
     box.addEventListener("keydown", function (event) {

@@ -1,0 +1,28 @@
+"""In-process render time of term pages (latest and pinned) through the Flask app."""
+
+import random
+
+from common import ROOT, built_store, summary, timed
+
+from rulings.settings import Settings
+from rulings.web import create_app
+
+store, build = built_store()
+app = create_app(Settings.resolve(ROOT / "corpus", build.parent.parent))
+client = app.test_client()
+urls = []
+for game in store.games():
+    versions = [v.label for v in store.versions(game)]
+    for term in store.terms(game):
+        urls.append(f"/{game.slug}/terms/{term.slug}")
+        urls.append(f"/{game.slug}/v/{random.Random(term.slug).choice(versions)}/terms/{term.slug}")
+random.Random(1).shuffle(urls)
+for url in urls:  # warm caches (linkers per version) once, as a running server would
+    client.get(url)
+samples = []
+for url in urls[:600]:
+    samples += timed(lambda: client.get(url), 1)
+print(summary("term page (latest + pinned)", samples))
+rulings = [f"/{g.slug}/rulings/{r['slug']}" for g in store.games() for r in store.rulings(g)]
+print(summary("ruling page", [t for u in rulings[:200] for t in timed(lambda: client.get(u), 1)]))
+print(summary("game home", [t for g in store.games() for t in timed(lambda: client.get(f"/{g.slug}/"), 20)]))

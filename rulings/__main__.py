@@ -1,0 +1,5 @@
+"""``python -m rulings`` runs the CLI."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,156 @@
+"""Browser tests: headless Debian Chromium driven by Playwright (never a downloaded browser).
+
+They fail (never skip) when Chromium is missing: `make test` installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from .conftest import CORPUS
+
+CHROMIUM = os.environ.get("RULINGS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(store_dir):
+    port = free_port()
+    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
+    proc = subprocess.Popen([sys.executable, "-m", "rulings", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url + "/", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode())
+            time.sleep(0.1)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).exists(), f"Debian's chromium is required for browser tests ({CHROMIUM}); run make test"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_instant_search_as_you_type(page, server):
+    page.goto(server + "/marvel-champions/")
+    page.keyboard.press("/")  # "/" focuses the search box
+    expect(page.locator("#q")).to_be_focused()
+    page.keyboard.type("quickstr")
+    first = page.locator("#instant li a").first
+    expect(first).to_contain_text("Quickstrike")
+    first.click()
+    expect(page.locator("h1")).to_have_text("Quickstrike")
+
+
+def test_search_form_works_without_instant_results(page, server):
+    page.goto(server + "/")
+    page.fill("#q", "flame barrier")
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.hits li a").first).to_have_text("Flame Barrier")
+
+
+def test_follow_a_cross_link(page, server):
+    page.goto(server + "/marvel-champions/terms/player-phase")
+    page.locator("article a.term", has_text="hand size").first.click()
+    expect(page).to_have_url(server + "/marvel-champions/terms/hand-size")
+    expect(page.locator("h1")).to_have_text("Hand Size")
+    page.locator("section a.term", has_text="End of Player Phase").first.click()  # a see-also link
+    expect(page.locator("h1")).to_have_text("End of Player Phase")
+
+
+def test_pinned_version_banner_and_diff(page, server):
+    page.goto(server + "/marvel-champions/v/1.1/terms/dash")
+    banner = page.locator("aside.superseded")
+    expect(banner).to_contain_text("superseded in 1.2")
+    banner.locator("a.diff-link").click()
+    expect(page.locator("h1")).to_contain_text("1.1 → 1.5")
+    expect(page.locator(".diff ins").first).to_be_visible()
+    expect(page.locator(".diff del").first).to_be_visible()
+
+
+def test_copy_citation_yields_markdown(browser, server):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(server + "/marvel-champions/v/1.2/terms/dash")
+    page.get_by_role("button", name="Copy citation (Markdown)").click()
+    expected = f"[Dash — Marvel Champions: The Card Game, v1.2]({server}/marvel-champions/v/1.2/terms/dash)"
+    expect(page.locator(".cite output.copied")).to_contain_text(expected)
+    assert page.evaluate("navigator.clipboard.readText()") == expected
+    context.close()
+
+
+def test_paragraph_anchor_links(page, server):
+    page.goto(server + "/marvel-champions/v/1.1/terms/keywords#guard")
+    expect(page.locator("#guard")).to_contain_text("While any minions")
+    expect(page.locator("#guard a.anchor")).to_have_attribute("href", "#guard")
+
+
+@pytest.mark.parametrize("path", ["/", "/marvel-champions/", "/marvel-champions/terms/initiating-abilities",
+                                  "/marvel-champions/terms/dash/diff/1.1..1.4", "/search?q=damage",
+                                  "/sentinels-of-the-multiverse/rulings/ra-flame-barrier",
+                                  "/vs-system-2pcg/terms/plus1-plus1-and-minus1-minus1-counters"])
+def test_mobile_viewport_has_no_horizontal_scroll(browser, server, path):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + path)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+    box = page.locator("#q").bounding_box()
+    assert box and box["y"] < 120  # the search box is in reach at the top
+    context.close()
+
+
+def test_static_export_browsed_from_disk(page, store_dir, tmp_path):
+    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "rulings", "export", str(target)], env=env, check=True,
+                   capture_output=True)
+    page.goto((target / "marvel-champions" / "index.html").as_uri())
+    expect(page.locator("h1")).to_have_text("Marvel Champions: The Card Game")
+    page.locator("#glossary a", has_text="Surge").first.click()
+    expect(page.locator("h1")).to_have_text("Surge")
+    assert page.url.endswith("/marvel-champions/terms/surge/index.html")
+    page.fill("#q", "quickstrike")
+    expect(page.locator("#instant li a").first).to_contain_text("Quickstrike")
+    page.keyboard.press("Enter")
+    expect(page.locator("#static-results li a").first).to_have_text("Quickstrike")
+    page.locator("#static-results li a").first.click()
+    expect(page.locator("h1")).to_have_text("Quickstrike")
