@@ -145,8 +145,9 @@ def _build_into(work: Path, settings: Settings, progress) -> BuildReport:
             source = read_source(spec)
             try:
                 parsed = parse(source)
-            except RecursionError:
-                raise CorpusError(spec.display_path, "document structure too deeply nested to parse") from None
+            except Exception as exc:  # a parser bug must still name the document, not print a traceback
+                raise CorpusError(spec.display_path, f"could not be parsed ({type(exc).__name__}: {exc}); "
+                                  "please report this document") from exc
             apply_corrections(spec, parsed, manifest.corrections)
             sources.append((spec, source, parsed, parser_for(source).name))
             progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
@@ -200,10 +201,11 @@ def ensure_built(settings: Settings, progress=_progress) -> Path:
     if is_stale(settings):
         try:
             build(settings, progress)
-        except CorpusError:
+        except CorpusError as exc:
             if current_build(settings.store) is None:
                 raise
-            # Keep serving the previous build; the error is reported by `rulings build`.
+            print(f"warning: the corpus changed but does not build ({exc}); answering from the previous build",
+                  file=sys.stderr)
     found = current_build(settings.store)
     if found is None:
         raise StoreError(f"no build in {settings.store}; run `rulings build`")

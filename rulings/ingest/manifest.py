@@ -78,6 +78,19 @@ def _line_of(text: str, *needles: str) -> int | None:
     return None
 
 
+def _line_in_block(text: str, header: str, index: int, *needles: str) -> int | None:
+    """The line mentioning ``needles`` inside the ``index``-th ``header`` block (1-based)."""
+    lines = text.splitlines()
+    starts = [n for n, line in enumerate(lines, 1) if line.strip() == header]
+    if index > len(starts):
+        return _line_of(text, *needles)
+    end = starts[index] if index < len(starts) else len(lines) + 1
+    for number in range(starts[index - 1], end):
+        if all(n in lines[number - 1] for n in needles):
+            return number
+    return starts[index - 1]
+
+
 def _as_date(value, where: str, text: str, key: str) -> dt.date | None:
     if value is None:
         return None
@@ -124,6 +137,9 @@ def load_manifest(game_dir: Path) -> GameManifest:
         raise CorpusError(where, f"game folder name {slug!r} is not a slug (use {slugify(slug)!r})")
 
     docs_data = data.get("documents", [])
+    if isinstance(docs_data, dict):
+        raise CorpusError(where, "documents must be an array of tables: write [[documents]], not [documents]",
+                          _line_of(text, "[documents]"))
     if not isinstance(docs_data, list) or not docs_data:
         raise CorpusError(where, "no [[documents]]: describe at least one document")
     documents: list[DocumentSpec] = []
@@ -146,7 +162,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         kind = doc.get("kind")
         if kind not in KINDS:
             raise CorpusError(where, f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})",
-                              _line_of(text, "kind", str(kind)))
+                              _line_in_block(text, "[[documents]]", number, "kind"))
         title = doc.get("title") or Path(file).stem.replace("-", " ").title()
         version = doc.get("version")
         if version is not None:
@@ -158,13 +174,14 @@ def load_manifest(game_dir: Path) -> GameManifest:
             key = (kind, version)
             if key in seen_versions:
                 raise CorpusError(where, f"{label}: duplicate version {version} for kind {kind} "
-                                  f"(also {seen_versions[key]})", _line_of(text, "version", version))
+                                  f"(also {seen_versions[key]})",
+                                  _line_in_block(text, "[[documents]]", number, "version", version))
             seen_versions[key] = file
         date = _as_date(doc.get("date"), where, text, "date")
         doc_path = game_dir / file
         if not doc_path.is_file():
             raise CorpusError(where, f"{label}: file {file!r} does not exist in {slug}/",
-                              _line_of(text, "file", file))
+                              _line_in_block(text, "[[documents]]", number, "file", file))
         furniture = doc.get("furniture", [])
         if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
             raise CorpusError(where, f"{label}: furniture must be a list of strings",

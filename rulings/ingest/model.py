@@ -105,6 +105,7 @@ class ChangeNote:
     target: str
     page: str | None
     line: int
+    lines: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -163,6 +164,7 @@ class ParsedDocument:
             covered.update(ruling.lines)
         for note in self.change_notes:
             covered.add(note.line)
+            covered.update(note.lines)
         for version in self.versions:
             covered.add(version.line)
             for change in version.entries:

@@ -42,6 +42,14 @@ def decode(data: bytes, where: str) -> tuple[str, str]:
                 return data.decode(name), name
             except UnicodeDecodeError as exc:
                 raise CorpusError(where, f"invalid {name} text at byte {exc.start}") from None
+    sample = data[:4096]
+    if len(sample) >= 4 and sample.count(b"\x00") * 3 > len(sample):  # UTF-16 without a byte-order mark
+        zeros_odd = sum(1 for b in sample[1::2] if b == 0)
+        name = "utf-16-le" if zeros_odd > len(sample) // 4 else "utf-16-be"
+        try:
+            return data.decode(name), name
+        except UnicodeDecodeError:
+            pass
     if _looks_binary(data):
         raise CorpusError(where, "binary data, not text: convert the document to UTF-8 text first")
     try:
@@ -57,7 +65,7 @@ def read_source(spec: DocumentSpec, data: bytes | None = None) -> Source:
     if data is None:
         size = spec.path.stat().st_size
         if size > MAX_DOCUMENT_BYTES:
-            raise CorpusError(where, f"document is {size // (1024 * 1024)} MiB; the limit is "
+            raise CorpusError(where, f"document is {size / (1024 * 1024):.0f} MiB; the limit is "
                               f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB per document (split it)")
         data = spec.path.read_bytes()
     elif len(data) > MAX_DOCUMENT_BYTES:

@@ -139,7 +139,15 @@ class _State:
 
     def finish(self) -> None:
         self.close_ruling()
+        self.drop_unused_card()
         self.close_entry()
+
+    def drop_unused_card(self) -> None:
+        """A card heading no question followed is kept as furniture, not lost."""
+        if self.card and self.card[3]:
+            for line in self.card[3]:
+                self.doc.furniture[line] = "card heading without questions"
+            self.card = (*self.card[:3], [])
 
     # -- the walk ------------------------------------------------------
     def feed(self, raw: RawBlock, following: RawBlock | None) -> None:
@@ -148,6 +156,7 @@ class _State:
             upper = heading.upper()
             if upper == "INDEX":
                 self.close_ruling()
+                self.drop_unused_card()
                 self.close_entry()
                 self.region = "index"
             elif upper == "GLOSSARY":
@@ -157,6 +166,7 @@ class _State:
                 return
             elif upper.startswith("APPENDIX") and self.region != "index":
                 self.close_ruling()
+                self.drop_unused_card()
                 self.close_entry()
                 self.appendix = heading_names(heading, split=False)[0]
                 self.appendix = re.sub(r"\bFaq\b", "FAQ", self.appendix)
@@ -181,7 +191,7 @@ class _State:
         if note:
             action = note.group(2).lower()
             self.doc.change_notes.append(ChangeNote(action, note.group(3).strip(), note.group(1).strip(),
-                                                    raw.line))
+                                                    raw.line, list(raw.lines)))
             return
         version = VERSION.match(raw.text)
         if version:
@@ -253,6 +263,7 @@ class _State:
             self.ruling.lines.extend(raw.lines)
         elif card:
             self.close_ruling()
+            self.drop_unused_card()
             name = title_case(card.group(1).strip())
             self.card = (name, title_case(card.group(2).strip()), card.group(3).strip(), list(raw.lines))
         elif self.ruling is not None and self.ruling.answer is not None:

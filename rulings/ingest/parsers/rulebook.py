@@ -80,6 +80,9 @@ class RulebookParser:
             if toc_title:
                 top = title_case(toc_title)
                 mode = self.MODES.get(name_key(toc_title), "prose")
+            elif not toc and key in self.MODES:  # no contents page: the heading itself says what follows
+                top, toc_title = title, title
+                mode = self.MODES[key]
             for number in body_range:
                 if PAGE_NUMBER.match(lines[number - 1]):
                     doc.furniture[number] = "page number"

@@ -1,0 +1,159 @@
+"""Bad documents and manifests: a clear message naming the file (and line), a documented exit
+status, no traceback, and the previous build left serving."""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rulings.build import current_build
+from rulings.cli import main
+
+from .conftest import write_game
+
+GOOD_TOML = '[game]\nname = "Tiny"\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\ntitle = "Rules"\n'
+GOOD_TEXT = "Basics\n\nSome prose.\n\nGlossary\n\nApple: A fruit.\n"
+
+
+def run(corpus, store, *args):
+    result = CliRunner().invoke(main, ["--corpus", str(corpus), "--store", str(store), *args])
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    corpus = tmp_path / "corpus"
+    write_game(corpus, "tiny", GOOD_TOML, {"rules.txt": GOOD_TEXT})
+    store = tmp_path / "store"
+    assert run(corpus, store, "build").exit_code == 0
+    return corpus, store
+
+
+def rebuild_fails(corpus, store, expected: str, line: int | None = None):
+    before = current_build(store)
+    result = run(corpus, store, "build")
+    assert result.exit_code == 3, result.output
+    assert expected in result.output, result.output
+    if line is not None:
+        assert f":{line}:" in result.output, result.output
+    assert current_build(store) == before  # the previous build keeps serving
+    return result
+
+
+def test_binary_junk(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "rules.txt").write_bytes(bytes(range(256)) * 40)
+    rebuild_fails(corpus, store, "tiny/rules.txt: error: binary data")
+
+
+def test_latin1_and_utf16_are_read(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "rules.txt").write_bytes(GOOD_TEXT.replace("fruit", "fruit caf\u00e9").encode("latin-1"))
+    result = run(corpus, store, "build")
+    assert result.exit_code == 0 and "Windows-1252" in result.output
+    data = json.loads(run(corpus, store, "applies", "tiny", "apple", "--json").output)
+    assert "caf\u00e9" in data["text"]
+    (corpus / "tiny" / "rules.txt").write_bytes(codecs.BOM_UTF16_LE + GOOD_TEXT.encode("utf-16-le"))
+    assert run(corpus, store, "build").exit_code == 0
+    (corpus / "tiny" / "rules.txt").write_bytes(GOOD_TEXT.encode("utf-16-le"))  # no byte-order mark
+    assert run(corpus, store, "build").exit_code == 0
+    assert json.loads(run(corpus, store, "applies", "tiny", "apple", "--json").output)["status"] == "ok"
+
+
+def test_empty_document_is_a_warning(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "rules.txt").write_bytes(b"")
+    result = run(corpus, store, "build")
+    assert result.exit_code == 0
+    assert "tiny/rules.txt: warning: empty document" in result.output
+
+
+def test_huge_document_is_refused(tiny):
+    corpus, store = tiny
+    with open(corpus / "tiny" / "rules.txt", "wb") as handle:
+        handle.write(b"Term: text.\n" * (50 * 1024 * 1024 // 12))
+    rebuild_fails(corpus, store, "tiny/rules.txt: error: document is 50 MiB; the limit is 16 MiB")
+
+
+def test_manifest_naming_a_missing_file(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "game.toml").write_text(GOOD_TOML.replace("rules.txt", "missing.txt"))
+    rebuild_fails(corpus, store, "tiny/game.toml:4: error: [[documents]] #1: file 'missing.txt' does not exist")
+
+
+@pytest.mark.parametrize("toml,message,line", [
+    (GOOD_TOML.replace('name = "Tiny"', 'name = "Tiny'), "TOML syntax error", 2),
+    (GOOD_TOML.replace('kind = "rulebook"', 'kind = "novel"'), "unknown kind 'novel'", 5),
+    (GOOD_TOML + 'date = "2020-13-01"\n', "date must be a date like 2019-11-01", 7),
+    (GOOD_TOML + 'version = "1"\n[[documents]]\nfile = "other.txt"\nkind = "rulebook"\nversion = "1"\n',
+     "duplicate version 1 for kind rulebook", 11),
+    ('[game]\naliases = ["t"]\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\n', "[game] needs a name", 1),
+    (GOOD_TOML.replace("[[documents]]", "[documents]"), "write [[documents]], not [documents]", 3),
+    (GOOD_TOML + '[[renames]]\nfrom = "A"\n', "[[renames]] needs from", 7),
+])
+def test_malformed_manifests(tiny, toml, message, line):
+    corpus, store = tiny
+    (corpus / "tiny" / "other.txt").write_text(GOOD_TEXT)
+    (corpus / "tiny" / "game.toml").write_text(toml)
+    rebuild_fails(corpus, store, message, line)
+
+
+def test_changelog_problems_are_warnings_with_lines(tmp_path):
+    corpus = tmp_path / "corpus"
+    toml = GOOD_TOML.replace('version', 'x') + ('version = "1.0"\ndate = 2020-01-01\n[[documents]]\n'
+                                                'file = "changes.txt"\nkind = "changelog"\n')
+    changes = "\n".join(["Changes", "", "Changed from 1.0 -> 1.1", "", "Apple", "", "A fruit, and a tasty one.",
+                         "", "Changed from 1.1 -> 1.2 (May 1, 2021)", "",
+                         "p. 2, Apple \u2014 \u201cnot in the text\u201d \u2014> \u201cnew words\u201d"])
+    write_game(corpus, "tiny", toml, {"rules.txt": GOOD_TEXT, "changes.txt": changes})
+    result = run(corpus, tmp_path / "store", "build")
+    assert result.exit_code == 0, result.output
+    assert "tiny/changes.txt:3: warning: version 1.1 has no date" in result.output
+    assert "tiny/changes.txt:11: warning: patch text \u201cnot in the text\u201d not found" in result.output
+    data = json.loads(run(corpus, tmp_path / "store", "applies", "tiny", "apple", "--version", "1.2",
+                          "--json").output)
+    assert data["complete"] is False and data["version"] == "1.2"
+
+
+def test_corrections_that_no_longer_match_are_reported(tmp_path):
+    corpus = tmp_path / "corpus"
+    toml = GOOD_TOML + '[[corrections]]\nfile = "rules.txt"\nline = 1\nwas = "Something else"\nname = "X"\n'
+    write_game(corpus, "tiny", toml, {"rules.txt": GOOD_TEXT})
+    result = run(corpus, tmp_path / "store", "build")
+    assert result.exit_code == 0
+    assert "correction expects \u201cSomething else\u201d here" in result.output
+
+
+def test_no_corpus_and_no_store(tmp_path):
+    result = run(tmp_path / "nothing", tmp_path / "store", "build")
+    assert result.exit_code == 3 and "corpus folder does not exist" in result.output
+    result = run(tmp_path / "nothing", tmp_path / "store", "terms", "tiny")
+    assert result.exit_code == 3
+
+
+def test_killed_build_leaves_the_previous_one_serving(tiny):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus, store = tiny
+    before = current_build(store)
+    (corpus / "tiny" / "rules.txt").write_text(GOOD_TEXT * 3000)  # slow enough to interrupt
+    env = dict(os.environ, RULINGS_CORPUS=str(corpus), RULINGS_STORE=str(store))
+    proc = subprocess.Popen([sys.executable, "-m", "rulings", "build"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while not list((store / "builds").glob(".tmp-*")) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert current_build(store) == before
+    assert run(corpus, store, "terms", "tiny", "--json").exit_code == 0  # rebuilds, cleaning up the leftovers
+    assert not list((store / "builds").glob(".tmp-*"))
+    assert current_build(store) != before
