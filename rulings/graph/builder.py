@@ -220,6 +220,8 @@ def ruling_slug(ruling: Ruling) -> str:
     title = ruling.question if ruling.kind == "faq" and ruling.question else ruling.title
     words = slugify(title).split("-")[:10]
     group = ruling.group if ruling.group and ruling.group_kind != "general" else ""
+    if group and slugify(title).startswith(slugify(group)):
+        group = ""  # "Black Cat" about Black Cat is just black-cat
     return slugify(f"{group} {' '.join(words)}")
 
 

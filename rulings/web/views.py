@@ -10,7 +10,7 @@ from flask import g, request, url_for
 from ..graph import answers
 from ..graph.mentions import Target
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
-from ..ingest.text import name_key
+from ..ingest.text import is_all_caps, name_key
 from .casing import sentence_case
 from .render import excerpt, render_rules
 
@@ -73,6 +73,7 @@ class TermPage:
     pinned: bool
     revision: RevisionRow
     next_revision: RevisionRow | None
+    original: str | None  # the ALL CAPS source text, when the page shows it in sentence case
     revisions: list[RevisionRow]
     html: str
     definition: dict | None  # for entries that only say "See: X"
@@ -100,7 +101,8 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     pinned = version is not None
     subdefs = st.subdefs(revision.id)
     pin = target if pinned else None
-    html = render_for(game, revision.text, term.slug, pin, subdefs)
+    caps = is_all_caps(revision.text[:400])
+    html = render_for(game, revision.text, term.slug, pin, subdefs, display_names(game) if caps else None)
     definition = None
     if not revision.text.strip() and revision.redirect:
         found = answers.resolved_definition(st, game, revision)
@@ -130,6 +132,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         description = f"{revision.name} in {game.name}"
     return TermPage(
         game=game, term=term, version=target, pinned=pinned, revision=revision, next_revision=after,
+        original=revision.text if caps else None,
         revisions=revisions, html=html, definition=definition, see_also=see_also,
         referenced_by=[t for t in st.edges_to(term, ("mentions", "see-also", "redirect")) if t.id != term.id],
         rulings=st.rulings_about(term), aliases=st.aliases(term), subdefs=subdefs, notes=notes,

@@ -1,0 +1,62 @@
+"""Hostile requests get clean 4xx answers; nothing a document says can run in a page."""
+
+import pytest
+
+HOSTILE_PAGES = [
+    "/marvel-champions/terms/../../etc/passwd", "/marvel-champions/terms/%2e%2e%2f%2e%2e%2fetc",
+    "/marvel-champions/v/..%2F..%2F/terms/dash", "/marvel-champions/terms/" + "a" * 5000,
+    "/marvel-champions/v/1.1/terms/<script>", "/<script>alert(1)</script>/", "/marvel-champions/terms/dash/diff/..",
+    "/marvel-champions/terms/dash/diff/1.1..<x>", "/marvel-champions/changes/1.1..1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1",
+    "/marvel-champions/cards/%00", "/marvel-champions/rulings/%ff%fe",
+]
+
+
+@pytest.mark.parametrize("url", HOSTILE_PAGES)
+def test_hostile_urls_are_clean_404s(client, url):
+    response = client.get(url)
+    assert 400 <= response.status_code < 500, url
+    body = response.get_data(as_text=True)
+    assert "Traceback" not in body and "<script>alert" not in body
+
+
+@pytest.mark.parametrize("query", ["q=" + "x" * 10_000, "q=%00%01%02", "q=guard)(*&^%25", "q=\"unterminated",
+                                   "q=guard&limit=-5", "q=guard&limit=100000", "q=guard&version=<script>",
+                                   "q=a+OR+b+AND+NOT+c", "q=%E2%80%AE%E2%80%8B"])
+def test_hostile_searches(client, query):
+    for base in ("/search?", "/api/search?"):
+        response = client.get(base + query)
+        assert response.status_code in (200, 400)
+        assert "Traceback" not in response.get_data(as_text=True)
+    data = client.get("/api/search?" + query).get_json()
+    assert data is not None and len(data.get("query", "")) <= 200
+
+
+@pytest.mark.parametrize("url,status", [
+    ("/api/marvel-champions/applies?term=dash&date=not-a-date", 400),
+    ("/api/marvel-champions/applies?term=dash&date=2020-02-30", 400),
+    ("/api/marvel-champions/applies?term=dash&version=1.1&date=2020-01-01", 400),
+    ("/api/marvel-champions/applies?term=" + "x" * 500, 400),
+    ("/api/marvel-champions/applies?term=dash&version=../../", 404),
+    ("/api/marvel-champions/applies?term=zzzz", 404),
+    ("/api/marvel-champions/linkify?format=exe&text=x", 400),
+    ("/marvel-champions/applies?term=dash&version=9", 404),
+])
+def test_bad_parameters(client, url, status):
+    response = client.get(url)
+    assert response.status_code == status, url
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_oversized_post_is_refused(client):
+    response = client.post("/marvel-champions/link", data={"text": "x" * 200_000})
+    assert response.status_code == 413
+
+
+def test_linkify_output_is_escaped_in_html(client):
+    data = client.get("/api/marvel-champions/linkify?format=html&text=<img src=x onerror=1> [[guard]]").get_json()
+    assert data["text"].startswith("&lt;img src=x onerror=1&gt; <a href=")
+
+
+def test_content_security_policy_on_every_kind_of_answer(client):
+    for url in ("/", "/nope/", "/api/games", "/marvel-champions/feed.atom", "/static/style.css"):
+        assert "default-src 'none'" in client.get(url).headers["Content-Security-Policy"]
