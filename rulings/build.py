@@ -39,6 +39,7 @@ class BuildReport:
     seconds: float
     counts: dict = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    state: dict = field(default_factory=dict)  # what the next incremental build compares against
 
     def as_dict(self) -> dict:
         return {"build": self.build.name, "seconds": round(self.seconds, 3), "counts": self.counts,
@@ -96,8 +97,13 @@ def _progress(message: str) -> None:
         print(f"  {message}", file=sys.stderr, flush=True)
 
 
-def build(settings: Settings, progress=_progress) -> BuildReport:
-    """Build the whole corpus into a new build directory and make it current."""
+def build(settings: Settings, progress=_progress, incremental: bool = True) -> BuildReport:
+    """Build the corpus into a new build directory and make it current.
+
+    Incremental by default: games whose folder did not change since the current
+    build (same code) are carried over from it; only changed games are parsed,
+    written and re-indexed.
+    """
     started = time.perf_counter()
     store = settings.store
     store.mkdir(parents=True, exist_ok=True)
@@ -110,12 +116,11 @@ def build(settings: Settings, progress=_progress) -> BuildReport:
         work = builds / f".tmp-{build_id}"
         work.mkdir()
         try:
-            report = _build_into(work, settings, progress)
-            report.counts["fingerprint"] = fingerprint
+            previous = current_build(store) if incremental else None
+            report = _build_into(work, settings, progress, previous)
             (work / "build.json").write_text(json.dumps({
                 "fingerprint": fingerprint, "version": __version__, "built_at": time.time(),
-                "counts": {k: v for k, v in report.counts.items() if k != "fingerprint"},
-                "corpus": str(settings.corpus)}, indent=2))
+                "counts": report.counts, "corpus": str(settings.corpus), **report.state}, indent=2))
             final = builds / build_id
             os.rename(work, final)
             _swap_current(store, final)
@@ -128,17 +133,54 @@ def build(settings: Settings, progress=_progress) -> BuildReport:
         return report
 
 
-def _build_into(work: Path, settings: Settings, progress) -> BuildReport:
+def game_fingerprint(game_dir: Path) -> str:
+    """Changes when the game's manifest or any file in its folder changes (cheap: stat only)."""
+    digest = hashlib.sha256()
+    for path in sorted(game_dir.iterdir()):
+        if path.is_file() and not path.name.startswith("."):
+            stat = path.stat()
+            digest.update(f"{path.name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:24]
+
+
+def _link_tree(source: Path, target: Path) -> None:
+    """Hard-link an index's files (Whoosh never rewrites a segment); locks are not shared."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in source.iterdir():
+        if path.is_file() and "LOCK" not in path.name:
+            try:
+                os.link(path, target / path.name)
+            except OSError:
+                shutil.copy2(path, target / path.name)
+
+
+def _build_into(work: Path, settings: Settings, progress, previous: Path | None) -> BuildReport:
+    from .graph.builder import delete_game
+    from .index.writer import keep_words_key, update_index
+
     report = BuildReport(work, 0.0)
-    conn = sqlite3.connect(work / "graph.sqlite")
-    conn.execute("PRAGMA journal_mode = OFF")
-    conn.execute("PRAGMA synchronous = OFF")
-    create_schema(conn)
-    totals: dict[str, int] = {}
     games = discover_games(settings.corpus)
     if not games:
         raise CorpusError(str(settings.corpus), "no game folders in the corpus")
-    for game_dir in games:
+    fingerprints = {g.name: game_fingerprint(g) for g in games}
+    before = build_info(previous) if previous else {}
+    incremental = bool(before.get("games")) and before.get("code") == code_fingerprint()
+    if incremental:
+        shutil.copyfile(previous / "graph.sqlite", work / "graph.sqlite")
+        changed = [slug for slug, fp in fingerprints.items() if before["games"].get(slug) != fp]
+        removed = [slug for slug in before["games"] if slug not in fingerprints]
+    else:
+        changed, removed = list(fingerprints), []
+    conn = sqlite3.connect(work / "graph.sqlite")
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    if incremental:
+        for slug in changed + removed:
+            delete_game(conn, slug)
+    else:
+        create_schema(conn)
+    wanted = set(changed)
+    for game_dir in (g for g in games if g.name in wanted):
         manifest = load_manifest(game_dir)
         sources = []
         for spec in manifest.documents:
@@ -152,23 +194,31 @@ def _build_into(work: Path, settings: Settings, progress) -> BuildReport:
             sources.append((spec, source, parsed, parser_for(source).name))
             progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
         assembly = Assembler(manifest, [(s, p) for s, _, p, _ in sources]).run()
-        counts = write_game(conn, manifest, sources, assembly)
-        for key, value in counts.items():
-            totals[key] = totals.get(key, 0) + value
-        totals["games"] = totals.get("games", 0) + 1
+        write_game(conn, manifest, sources, assembly)
         for _, source, parsed, _ in sources:
             report.diagnostics.extend(d for d in parsed.diagnostics if d not in report.diagnostics)
         report.diagnostics.extend(assembly.diagnostics)
         report.diagnostics.extend(Diagnostic("suggestion", f"corpus/{manifest.slug}", None, s)
                                   for s in assembly.suggestions)
-    conn.execute("INSERT INTO meta VALUES ('built_at', ?)", (str(time.time()),))
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('built_at', ?)", (str(time.time()),))
     conn.commit()
     conn.execute("ANALYZE")
+    totals = {"games": conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]}
+    for table in ("documents", "terms", "rulings", "versions", "cards"):
+        totals[table] = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
     conn.close()
     from .index.writer import write_index
 
-    totals["indexed"] = write_index(work / "graph.sqlite", work / "index")
+    words = keep_words_key(work / "graph.sqlite")
+    if incremental and words == before.get("keep_words"):
+        _link_tree(previous / "index", work / "index")
+        indexed = update_index(work / "graph.sqlite", work / "index", changed + removed, changed)
+    else:
+        indexed = write_index(work / "graph.sqlite", work / "index")
+    totals.update(indexed=indexed, rebuilt_games=len(changed), removed_games=len(removed),
+                  incremental=incremental)
     report.counts = totals
+    report.state = {"games": fingerprints, "code": code_fingerprint(), "keep_words": words}
     return report
 
 

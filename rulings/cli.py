@@ -80,12 +80,13 @@ def main(ctx: click.Context, corpus: str | None, store: str | None) -> None:
 
 @main.command()
 @click.option("--corpus", "corpus_override", type=click.Path(file_okay=False), help="Corpus folder to build.")
+@click.option("--full", is_flag=True, help="Rebuild every game, not just the changed ones.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON.")
 @click.pass_obj
-def build(obj: Context, corpus_override: str | None, as_json: bool) -> None:
+def build(obj: Context, corpus_override: str | None, full: bool, as_json: bool) -> None:
     """Parse the corpus and build graph + index; swap in atomically."""
     settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.settings.store)
-    report = run_build(settings)
+    report = run_build(settings, incremental=not full)
     data = report.as_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -97,8 +98,10 @@ def build(obj: Context, corpus_override: str | None, as_json: bool) -> None:
     counts = data["counts"]
     click.echo(f"built {counts.get('games', 0)} games, {counts.get('documents', 0)} documents, "
                f"{counts.get('terms', 0)} terms, {counts.get('rulings', 0)} rulings, "
-               f"{counts.get('versions', 0)} versions, {counts.get('indexed', 0)} index entries "
-               f"in {report.seconds:.2f} s -> {report.build}")
+               f"{counts.get('versions', 0)} versions"
+               + (f" ({counts['rebuilt_games']} games rebuilt, the rest carried over)" if counts.get("incremental")
+                  else f", {counts.get('indexed', 0)} index entries")
+               + f" in {report.seconds:.2f} s -> {report.build}")
 
 
 @main.command()
@@ -294,6 +297,30 @@ def export(obj: Context, directory: str, base_url: str) -> None:
     for url, code in result["failed"]:
         click.echo(f"warning: {url} answered {code}; not exported", err=True)
     click.echo(f"exported {result['pages']} pages to {result['target']}")
+
+
+@main.command("import")
+@click.argument("source", type=click.Path(exists=True, file_okay=False))
+@click.option("--into", "corpus", type=click.Path(file_okay=False),
+              help="Corpus folder to create games in (default: the --corpus folder).")
+@click.option("--group", is_flag=True, help="One game for files that differ only by document kind "
+                                           "(agricola-rulebook.md + agricola_faq.md).")
+@click.option("--link", is_flag=True, help="Symlink the documents instead of copying them.")
+@click.pass_obj
+def import_(obj: Context, source: str, corpus: str | None, group: bool, link: bool) -> None:
+    """Create one game (with a generated game.toml) per rulebook file in SOURCE."""
+    from pathlib import Path
+
+    from .ingest.importer import import_folder
+
+    target = Path(corpus) if corpus else obj.settings.corpus
+    games = import_folder(Path(source), target, group=group, link=link)
+    created = [g for g in games if not g.skipped]
+    for game in games:
+        if game.skipped:
+            click.echo(f"skipped {game.slug}: it already has a game.toml", err=True)
+    documents = sum(len(g.documents) for g in created)
+    click.echo(f"imported {len(created)} games ({documents} documents) into {target}; run `rulings build`")
 
 
 @main.command()

@@ -205,15 +205,33 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
             for found in about:
                 if found.slug in by_slug:
                     cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, by_slug[found.slug]))
-    for spec, source, parsed, _ in sources:
-        for d in parsed.diagnostics:
-            cur.execute("INSERT INTO diagnostics VALUES (?,?,?,?)", (d.level, d.path, d.line, d.message))
-    for d in assembly.diagnostics:
-        cur.execute("INSERT INTO diagnostics VALUES (?,?,?,?)", (d.level, d.path, d.line, d.message))
-    for s in assembly.suggestions:
-        cur.execute("INSERT INTO diagnostics VALUES (?,?,?,?)", ("suggestion", f"corpus/{manifest.slug}", None, s))
+    diagnostics = [d for _, _, parsed, _ in sources for d in parsed.diagnostics] + assembly.diagnostics
+    cur.executemany("INSERT INTO diagnostics VALUES (?,?,?,?,?)",
+                    [(manifest.slug, d.level, d.path, d.line, d.message) for d in diagnostics] +
+                    [(manifest.slug, "suggestion", f"corpus/{manifest.slug}", None, s) for s in assembly.suggestions])
     return {"terms": len(term_ids), "rulings": count, "versions": len(assembly.versions),
             "documents": len(sources), "cards": len(card_ids)}
+
+
+def delete_game(conn: sqlite3.Connection, slug: str) -> None:
+    """Remove every row of one game (before writing it again in an incremental build)."""
+    row = conn.execute("SELECT id FROM games WHERE slug = ?", (slug,)).fetchone()
+    if row is None:
+        return
+    gid = row[0]
+    rulings = "SELECT id FROM rulings WHERE game_id = ?"
+    terms = "SELECT id FROM terms WHERE game_id = ?"
+    for sql in (f"DELETE FROM ruling_cards WHERE ruling_id IN ({rulings})",
+                f"DELETE FROM ruling_terms WHERE ruling_id IN ({rulings})",
+                "DELETE FROM rulings WHERE game_id = ?", "DELETE FROM cards WHERE game_id = ?",
+                "DELETE FROM edges WHERE game_id = ?", f"DELETE FROM subdefs WHERE term_id IN ({terms})",
+                f"DELETE FROM revisions WHERE term_id IN ({terms})", f"DELETE FROM term_names WHERE term_id IN ({terms})",
+                "DELETE FROM slug_aliases WHERE game_id = ?", "DELETE FROM terms WHERE game_id = ?",
+                "DELETE FROM versions WHERE game_id = ?",
+                "DELETE FROM furniture WHERE document_id IN (SELECT id FROM documents WHERE game_id = ?)",
+                "DELETE FROM documents WHERE game_id = ?", "DELETE FROM games WHERE id = ?"):
+        conn.execute(sql, (gid,))
+    conn.execute("DELETE FROM diagnostics WHERE game = ?", (slug,))
 
 
 def ruling_slug(ruling: Ruling) -> str:

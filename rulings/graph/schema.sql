@@ -61,6 +61,7 @@ CREATE TABLE term_names (
     rank INTEGER NOT NULL
 );
 CREATE INDEX term_names_key ON term_names(key);
+CREATE INDEX term_names_term ON term_names(term_id);
 
 -- Other slugs that lead to a term (aliases, former names): links never rot.
 CREATE TABLE slug_aliases (
@@ -97,6 +98,7 @@ CREATE TABLE subdefs (
     text TEXT NOT NULL
 );
 CREATE INDEX subdefs_key ON subdefs(key);
+CREATE INDEX subdefs_term ON subdefs(term_id);
 
 -- see-also | redirect | part-of | mentions, between terms, as of the latest text.
 CREATE TABLE edges (
@@ -108,6 +110,7 @@ CREATE TABLE edges (
     PRIMARY KEY (src_id, dst_id, kind)
 );
 CREATE INDEX edges_dst ON edges(dst_id, kind);
+CREATE INDEX edges_game ON edges(game_id);
 
 CREATE TABLE cards (
     id INTEGER PRIMARY KEY,
@@ -154,6 +157,7 @@ CREATE TABLE ruling_terms (
 CREATE INDEX ruling_terms_term ON ruling_terms(term_id);
 
 CREATE TABLE diagnostics (
+    game TEXT,
     level TEXT NOT NULL,
     path TEXT NOT NULL,
     line INTEGER,
@@ -165,3 +169,4 @@ CREATE TABLE furniture (
     line INTEGER NOT NULL,
     reason TEXT NOT NULL
 );
+CREATE INDEX furniture_document ON furniture(document_id);

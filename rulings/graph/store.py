@@ -235,8 +235,8 @@ class Store:
 
     # -- build facts -------------------------------------------------------------
     def diagnostics(self) -> list[dict]:
-        return [dict(level=r[0], path=r[1], line=r[2], message=r[3])
-                for r in self.q("SELECT level, path, line, message FROM diagnostics")]
+        return [dict(game=r[0], level=r[1], path=r[2], line=r[3], message=r[4])
+                for r in self.q("SELECT game, level, path, line, message FROM diagnostics")]
 
     def counts(self) -> dict:
         out = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -13,13 +14,25 @@ from ..markup import plain_text
 from .schema import schema
 
 
+OPENING_WORDS = 80
+PARALLEL_ABOVE = 5000  # documents; below this one process writes one optimised segment faster
+
+
+def writer_procs(conn: sqlite3.Connection) -> int:
+    count = conn.execute("SELECT COUNT(*) FROM revisions").fetchone()[0]
+    return max(1, min(4, os.cpu_count() or 1)) if count > PARALLEL_ABOVE else 1
+
+
 def _versions_in_force(labels: list[str], start: int, end: int | None) -> str:
     return ",".join(labels[start:end])
 
 
-def documents(conn: sqlite3.Connection):
-    """One index document per term revision, sub-definition revision and ruling."""
+def documents(conn: sqlite3.Connection, only: list[str] | None = None):
+    """One index document per term revision, sub-definition revision and ruling (of ``only`` games)."""
     games = conn.execute("SELECT id, slug FROM games ORDER BY id").fetchall()
+    if only is not None:
+        wanted = set(only)
+        games = [(gid, slug) for gid, slug in games if slug in wanted]
     for game_id, game in games:
         labels = [row[0] for row in conn.execute(
             "SELECT label FROM versions WHERE game_id = ? ORDER BY ordinal", (game_id,))]
@@ -82,17 +95,52 @@ def keep_words(conn: sqlite3.Connection) -> frozenset[str]:
     return frozenset(words)
 
 
+def _add(writer, conn: sqlite3.Connection, only: list[str] | None = None) -> int:
+    count = 0
+    for doc in documents(conn, only):
+        # Spelling and word pairs come from titles and the opening of the text, where definitions
+        # are; indexing them over whole texts doubled the index for little gain in ranking.
+        opening = " ".join(doc["body"].split()[:OPENING_WORDS])
+        doc["spell"] = f"{doc['title']} {doc['names']} {doc['context']} {opening}"
+        doc["pairs"] = f"{doc['title']}\n{opening}"
+        writer.add_document(**doc)
+        count += 1
+    return count
+
+
+def keep_words_key(graph_path: Path) -> str:
+    """Identifies the analyzer an index was written with (it keeps glossary names as words)."""
+    import hashlib
+
+    conn = sqlite3.connect(graph_path)
+    try:
+        return hashlib.sha256(" ".join(sorted(keep_words(conn))).encode()).hexdigest()[:16]
+    finally:
+        conn.close()
+
+
 def write_index(graph_path: Path, index_dir: Path) -> int:
     conn = sqlite3.connect(graph_path)
     index_dir.mkdir(parents=True, exist_ok=True)
     ix = whoosh_index.create_in(str(index_dir), schema(keep_words(conn)))
+    procs = writer_procs(conn)
+    writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
+    count = _add(writer, conn)
+    writer.commit(optimize=procs == 1)
+    conn.close()
+    return count
+
+
+def update_index(graph_path: Path, index_dir: Path, drop: list[str], add: list[str]) -> int:
+    """Incremental: remove the documents of ``drop`` games, index ``add`` games again."""
+    conn = sqlite3.connect(graph_path)
+    ix = whoosh_index.open_dir(str(index_dir))
     writer = ix.writer(limitmb=256)
-    count = 0
-    for doc in documents(conn):
-        doc["spell"] = f"{doc['title']} {doc['names']} {doc['body']}"
-        doc["pairs"] = f"{doc['title']}\n{doc['body']}"
-        writer.add_document(**doc)
-        count += 1
-    writer.commit(optimize=True)
+    for slug in drop:
+        writer.delete_by_term("game", slug)
+    count = _add(writer, conn, add)
+    # A small index is merged into one segment so scores equal a full build's; a big one keeps its
+    # segments (Whoosh merges small ones) because rewriting it would cost what we came to save.
+    writer.commit(optimize=writer_procs(conn) == 1)
     conn.close()
     return count
