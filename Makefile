@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: install serve test system-deps bench clean
+.PHONY: install serve test system-deps bench bench-scale bench-replicas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,20 @@ test: install system-deps
 bench: install
 	$(BIN)/python bench/build_time.py
 	$(BIN)/python bench/versions_latency.py
+	$(BIN)/python bench/search_quality.py
+	$(BIN)/python bench/search_latency.py
+	$(BIN)/python bench/page_render.py
+	$(BIN)/python bench/http_load.py --clients 8 --seconds 20
+	$(BIN)/python bench/http_load.py --clients 16 --seconds 20 --rebuild-at 10
+
+# Slow: builds 3, 100, 500 and 1,678 rulebooks of ../shared/scale-corpus (about half an hour).
+bench-scale: install
+	$(BIN)/python bench/scale.py
+
+# Two replicas behind nginx (Debian's package), loaded through nginx.
+bench-replicas: install
+	@command -v nginx >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; }
+	$(BIN)/python bench/replicas.py
 
 clean:
 	rm -rf var .pytest_cache

@@ -103,6 +103,17 @@
     });
   }
 
+  // Home page with many games: filter the list as you type (the form works without this).
+  var gameFilter = $("#filter"), gameList = $("ul.games");
+  if (gameFilter && gameList) {
+    gameFilter.addEventListener("input", function () {
+      var wanted = gameFilter.value.trim().toLowerCase();
+      $all("li", gameList).forEach(function (li) {
+        li.hidden = wanted && li.textContent.toLowerCase().indexOf(wanted) < 0;
+      });
+    });
+  }
+
   // Static export: the search page answers from the bundled index.
   var staticResults = $("#static-results");
   if (isStatic && staticResults) {

@@ -104,3 +104,17 @@ def lex(lines: list[str], start: int = 1, width: int | None = None) -> list[RawB
                            bold=stripped.startswith("**") and stripped.rstrip().endswith("**"))
         blocks.append(current)
     return blocks
+
+
+def lex_numbered(lines: list[str], numbers: list[int], width: int | None = None) -> list[RawBlock]:
+    """Blocks of the given source lines (1-based numbers), lexed run by run so numbering is kept."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    blocks: list[RawBlock] = []
+    for run in runs:
+        blocks.extend(lex([lines[n - 1] for n in run], start=run[0], width=width))
+    return blocks

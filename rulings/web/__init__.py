@@ -48,6 +48,8 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if error.response is not None:  # abort(redirect(...)): the response is the answer
+            return error.response
         message = error.description if error.code != 404 else (error.description or "Not found")
         if wants_json():
             return jsonify({"status": "error", "code": error.code, "message": message}), error.code

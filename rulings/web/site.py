@@ -21,18 +21,14 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9\-]{0,120}$")
 VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.\-]{0,20}$")
 
 
-def game_or_404(slug: str) -> Game:
-    game = store().game(slug) if SLUG.match(slug or "") else None
+def game_or_404(asked: str, endpoint: str | None = None, **values) -> Game:
+    """The game a URL names; an alias (``/mc/``) redirects permanently to the game's slug."""
+    game = store().game(asked) if SLUG.match(asked or "") else None
     if game is None:
-        abort(404, f"No game {slug!r} here.")
+        abort(404, f"No game {asked!r} here.")
+    if endpoint and asked != game.slug:
+        abort(redirect(url_for(endpoint, game=game.slug, **values), code=301))
     return game
-
-
-def canonical(game: Game, asked: str, endpoint: str, **values):
-    """Aliases (``/mc/``) redirect permanently to the game's slug."""
-    if asked != game.slug:
-        return redirect(url_for(endpoint, game=game.slug, **values), code=301)
-    return None
 
 
 def version_or_404(game: Game, label: str):
@@ -45,14 +41,15 @@ def version_or_404(game: Game, label: str):
 
 
 def term_or_404(game: Game, slug: str, endpoint: str, **values):
+    """The term a URL names; an alias or former name redirects to the one canonical URL."""
     if not SLUG.match(slug or ""):
         abort(404, f"No term {slug!r} in {game.name}.")
     term, exact = store().term_by_slug(game, slug)
     if term is None:
         abort(404, f"No term {slug!r} in {game.name}.")
-    if not exact:  # an alias or former name: send links to the one canonical URL
-        return term, redirect(url_for(endpoint, game=game.slug, slug=term.slug, **values), code=301)
-    return term, None
+    if not exact:
+        abort(redirect(url_for(endpoint, game=game.slug, slug=term.slug, **values), code=301))
+    return term
 
 
 # -- home, game, search ------------------------------------------------------------
@@ -66,9 +63,7 @@ def home():
 
 @bp.route("/<game>/")
 def game_home(game: str):
-    found = game_or_404(game)
-    if (moved := canonical(found, game, "site.game_home")):
-        return moved
+    found = game_or_404(game, "site.game_home")
     st = store()
     terms = st.terms(found, ("entry", "keyword"))
     sections = st.terms(found, ("section",))
@@ -107,12 +102,8 @@ def _mark(snippet: str) -> str:
 # -- terms ---------------------------------------------------------------------------
 @bp.route("/<game>/terms/<slug>")
 def term(game: str, slug: str):
-    found = game_or_404(game)
-    if (moved := canonical(found, game, "site.term", slug=slug)):
-        return moved
-    term_row, moved = term_or_404(found, slug, "site.term")
-    if moved:
-        return moved
+    found = game_or_404(game, "site.term", slug=slug)
+    term_row = term_or_404(found, slug, "site.term")
     page = views.term_page(found, term_row, None)
     if page is None:
         abort(404, f"{term_row.name} is not defined in the current version.")
@@ -125,9 +116,7 @@ def term_pinned(game: str, version: str, slug: str):
     target = version_or_404(found, version)
     if game != found.slug or version != target.label:
         return redirect(url_for("site.term_pinned", game=found.slug, version=target.label, slug=slug), code=301)
-    term_row, moved = term_or_404(found, slug, "site.term_pinned", version=target.label)
-    if moved:
-        return moved
+    term_row = term_or_404(found, slug, "site.term_pinned", version=target.label)
     page = views.term_page(found, term_row, target)
     if page is None:
         first = store().revisions(term_row)[0]
@@ -137,12 +126,8 @@ def term_pinned(game: str, version: str, slug: str):
 
 @bp.route("/<game>/terms/<slug>/history")
 def history(game: str, slug: str):
-    found = game_or_404(game)
-    if (moved := canonical(found, game, "site.history", slug=slug)):
-        return moved
-    term_row, moved = term_or_404(found, slug, "site.history")
-    if moved:
-        return moved
+    found = game_or_404(game, "site.history", slug=slug)
+    term_row = term_or_404(found, slug, "site.history")
     entries = answers.history(store(), found, term_row)
     return render_template("history.html", game=found, term=term_row, entries=entries,
                            versions=store().versions(found))
@@ -150,11 +135,9 @@ def history(game: str, slug: str):
 
 @bp.route("/<game>/terms/<slug>/diff/<span>")
 def diff(game: str, slug: str, span: str):
-    found = game_or_404(game)
+    found = game_or_404(game, "site.diff", slug=slug, span=span)
     start, end = _span(span)
-    term_row, moved = term_or_404(found, slug, "site.diff", span=span)
-    if moved:
-        return moved
+    term_row = term_or_404(found, slug, "site.diff", span=span)
     data = answers.diff(store(), found.slug, term_row.slug, start, end)
     if data.get("status") != "ok":
         abort(404, data.get("message"))
@@ -204,9 +187,7 @@ def applies(game: str):
 # -- rulings and cards ------------------------------------------------------------------
 @bp.route("/<game>/rulings/<slug>")
 def ruling(game: str, slug: str):
-    found = game_or_404(game)
-    if (moved := canonical(found, game, "site.ruling", slug=slug)):
-        return moved
+    found = game_or_404(game, "site.ruling", slug=slug)
     row = store().ruling(found, slug) if SLUG.match(slug) else None
     if row is None:
         abort(404, f"No ruling {slug!r} in {found.name}.")
@@ -215,9 +196,7 @@ def ruling(game: str, slug: str):
 
 @bp.route("/<game>/cards/<slug>")
 def card(game: str, slug: str):
-    found = game_or_404(game)
-    if (moved := canonical(found, game, "site.card", slug=slug)):
-        return moved
+    found = game_or_404(game, "site.card", slug=slug)
     row = store().card(found, slug) if SLUG.match(slug) else None
     if row is None:
         abort(404, f"No card {slug!r} in {found.name}.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..lexer import TERMINAL, RawBlock, lex
+from ..lexer import TERMINAL, RawBlock, lex_numbered
 from ..model import Block, Entry, ParsedDocument, Ruling
 from ..source import Source
 from ..text import fold, is_all_caps, name_key, slugify, title_case
@@ -75,10 +75,7 @@ class FaqParser:
 
         def flush_body() -> None:
             if body:
-                raws = []
-                for run in _runs(body):
-                    raws.extend(lex([lines[n - 1] for n in run], start=run[0]))
-                items.append(_Item("body", "", list(body), raws=raws))
+                items.append(_Item("body", "", list(body), raws=lex_numbered(lines, body)))
                 body.clear()
 
         number = 0
@@ -137,16 +134,6 @@ class FaqParser:
         if re.search(r"[,;:]$", text) or re.search(r"[^.]\.[\"\u201d']?$", text):
             return False
         return not (ends_mid_sentence(text) or CONNECTIVE.match(text))
-
-
-def _runs(numbers: list[int]) -> list[list[int]]:
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return runs
 
 
 class _Walk:

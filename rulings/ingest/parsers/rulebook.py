@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexer import lex
+from ..lexer import lex_numbered
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
 from ..text import fold, name_key, title_case
@@ -142,10 +142,7 @@ class RulebookParser:
 
     # -- section kinds -------------------------------------------------
     def blocks(self, lines: list[str], body: list[int]):
-        raws = []
-        for group in _runs(body):
-            raws.extend(lex([lines[n - 1] for n in group], start=group[0]))
-        return raws
+        return lex_numbered(lines, body)
 
     def section(self, doc, lines, start, title, body, path, kind="section") -> Entry:
         entry = Entry(kind, [clean_name(title)], start, path=path, lines=[start, *body])
@@ -244,13 +241,3 @@ class RulebookParser:
                 doc.entries.insert(doc.entries.index(entry) + 1, new)
                 break
 
-
-def _runs(numbers: list[int]) -> list[list[int]]:
-    """Consecutive runs of line numbers, so lexing keeps the original numbering."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return runs
