@@ -20,9 +20,9 @@ from pathlib import Path
 from whoosh import collectors
 from whoosh import index as whoosh_index
 from whoosh import query as Q
-from whoosh.highlight import ContextFragmenter, Formatter, Highlighter, WholeFragmenter
 
 from ..ingest.text import fold, name_key
+from .schema import QUESTION_WORDS
 
 MAX_QUERY_CHARS = 200
 KINDS = {"term": "term", "terms": "term", "entry": "term", "definition": "subdefinition",
@@ -66,11 +66,18 @@ class Results:
                 "truncated": self.truncated, "message": self.message, "hits": [h.as_dict() for h in self.hits]}
 
 
-class _Markers(Formatter):
-    between = " \u2026 "
-
-    def format_token(self, text, token, replace=False):
-        return f"{OPEN}{token.text if replace else text[token.startchar:token.endchar]}{CLOSE}"
+def snippet(text: str, pattern: re.Pattern | None, width: int = 220) -> str:
+    """The part of ``text`` around the first query word, query words marked; cheap on long texts."""
+    match = pattern.search(text) if pattern else None
+    start = max(0, match.start() - width // 3) if match else 0
+    if start:
+        start = text.find(" ", start) + 1 or start
+    piece = text[start:start + width]
+    if start + width < len(text):
+        piece = piece.rsplit(" ", 1)[0] + "\u2026"
+    if start:
+        piece = "\u2026" + piece
+    return pattern.sub(lambda m: f"{OPEN}{m.group(0)}{CLOSE}", piece) if pattern else piece
 
 
 def clean_query(text: str) -> tuple[str, bool]:
@@ -87,17 +94,29 @@ class Searcher:
     FIELDS = ("title", "names", "context", "body")
 
     def __init__(self, build: Path):
+        from .writer import HISTORY, MAIN
+
         self.build = build
-        self.ix = whoosh_index.open_dir(str(build / "index"))
+        self.ix = whoosh_index.open_dir(str(build / "index"), indexname=MAIN)
+        self.history = whoosh_index.open_dir(str(build / "index"), indexname=HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
         self._local = threading.local()
         self._completions = _load_completions(build / "graph.sqlite")
 
     @property
     def searcher(self):
+        """This thread's searcher over the texts in force now."""
         searcher = getattr(self._local, "searcher", None)
         if searcher is None:
             searcher = self._local.searcher = self.ix.searcher()
+        return searcher
+
+    @property
+    def history_searcher(self):
+        """This thread's searcher over superseded texts (only used to search a past version)."""
+        searcher = getattr(self._local, "history", None)
+        if searcher is None:
+            searcher = self._local.history = self.history.searcher()
         return searcher
 
     # -- analysis -------------------------------------------------------
@@ -116,7 +135,7 @@ class Searcher:
             best = None
             for distance in (1, 2):
                 candidates = [(reader.doc_frequency("spell", c), c)
-                              for c in reader.terms_within("spell", lower, distance)]
+                              for c in reader.terms_within("spell", lower, distance, prefix=1)]
                 if candidates:
                     best = max(candidates)[1]
                     break
@@ -128,25 +147,36 @@ class Searcher:
         return out, changed
 
     # -- queries ----------------------------------------------------------
-    def build_query(self, text: str) -> Q.Query | None:
+    def build_query(self, text: str, broad: bool = False) -> Q.Query | None:
+        """The Whoosh query for ``text``.
+
+        ``broad`` (no game chosen): body text is only searched for words rare enough to
+        be telling; across thousands of games the answer is an entry *named* by the query,
+        and walking every body that says "card" would cost seconds.
+        """
         phrases = re.findall(r'"([^"]+)"', text)
         rest = re.sub(r'"[^"]*"', " ", text)
         tokens = self.tokens(rest)
+        reader = self.searcher.reader()
+        rare = max(50, int(0.02 * reader.doc_count()))
         clauses: list[Q.Query] = []
-        for token in self.selective(tokens):
-            clauses.append(Q.Or([Q.Term(f, token) for f in self.FIELDS]))
+        for token in self.selective(tokens):  # one flat disjunction: nested ones cost Whoosh dearly
+            fields = self.FIELDS
+            if broad and reader.doc_frequency("body", token) > rare:
+                fields = ("title", "names", "context")
+            clauses += [Q.Term(f, token) for f in fields]
         for phrase in phrases:  # "quoted words" must stand together
             words = self.tokens(phrase)
             if len(words) > 1:
-                clauses.append(Q.Or([Q.Phrase(f, words, slop=1) for f in ("title", "body")], boost=2.0))
+                clauses += [Q.Phrase(f, words, slop=1, boost=2.0) for f in ("title", "body")]
             elif words:
-                clauses.append(Q.Or([Q.Term(f, words[0]) for f in self.FIELDS]))
+                clauses += [Q.Term(f, words[0]) for f in self.FIELDS]
         # Words that stand together in the question and in the text: one indexed pair each.
         for a, b in zip(tokens, tokens[1:]):
             clauses.append(Q.Term("pairs", f"{a}_{b}", boost=1.5))
         if not clauses:
             return None
-        return Q.Or(clauses, scale=0.9) if len(clauses) > 1 else clauses[0]
+        return Q.Or(clauses) if len(clauses) > 1 else clauses[0]
 
     def selective(self, tokens: list[str]) -> list[str]:
         """Query words minus the very common ones when rarer words are there to find the answer.
@@ -157,7 +187,7 @@ class Searcher:
         unique = list(dict.fromkeys(tokens))
         reader = self.searcher.reader()
         total = max(reader.doc_count(), 1)
-        common = {t for t in unique if reader.doc_frequency("body", t) > 0.25 * total}
+        common = {t for t in unique if reader.doc_frequency("body", t) > 0.15 * total}
         return [t for t in unique if t not in common] or unique
 
     def search(self, text: str, game: str | None = None, kind: str | None = None, version: str | None = None,
@@ -168,6 +198,9 @@ class Searcher:
             results.message = "empty query"
             return results
         limit = max(1, min(int(limit or 10), 100))
+        if kind and kind.lower() not in KINDS:
+            results.message = f"unknown kind {kind!r}"
+            return results
         filters = self.filters(game, kind, version)
         hits = self.run(cleaned, filters, limit, version)
         if len(hits) < 3 or (hits and hits[0].score < 1.0):
@@ -191,48 +224,45 @@ class Searcher:
         if game:
             parts.append(Q.Term("game", game))
         if kind:
-            wanted = KINDS.get(kind.lower())
-            parts.append(Q.Term("kind", wanted) if wanted else Q.NullQuery)
+            parts.append(Q.Term("kind", KINDS[kind.lower()]))
             if kind.lower() in ("errata", "faq", "clarification"):
                 parts.append(Q.Term("subkind", kind.lower()))
         if version:
             parts.append(Q.Term("versions", version))
-        else:
-            parts.append(Q.Term("latest", True))
+        if not parts:
+            return None
         return Q.And(parts) if len(parts) > 1 else parts[0]
 
     def run(self, text: str, filters: Q.Query | None, limit: int, version: str | None = None) -> list[Hit]:
-        query = self.build_query(text)
+        query = self.build_query(text, broad=filters is None)
         if query is None:
             return []
-        searcher = self.searcher
-        # Small index, many clauses: Whoosh's block-skipping ("replace") costs more than it saves here.
-        collector = collectors.TermsCollector(collectors.TopCollector(max(limit * 4, 40), usequality=False,
-                                                                      replace=0))
-        # Require: the filter narrows the matching itself but adds nothing to the score.
-        searcher.search_with_collector(Q.Require(query, filters) if filters else query, collector)
-        found = collector.results()
-        found.fragmenter = ContextFragmenter(maxchars=220, surround=70)
-        found.formatter = _Markers()
         tokens = set(self.selective(self.tokens(text.replace('"', " "))))
-        top = max((r.score for r in found), default=1.0) or 1.0
+        found = self._candidates(self.searcher, query, filters, limit)
+        if version:  # a past version's texts live in the history index too
+            found += self._candidates(self.history_searcher, query, filters, limit)
+        presence = {}
+        for searcher in {id(f[0]): f[0] for f in found}.values():
+            docnums = [hit.docnum for s, hit, _ in found if s is searcher]
+            presence[id(searcher)] = self._presence(searcher, docnums, tokens)
         scored = []
-        for hit in found:
+        for searcher, hit, top in found:
             fields = hit.fields()
-            matched = {t.decode() if isinstance(t, bytes) else t for _, t in (hit.matched_terms() or [])}
-            coverage = len(tokens & matched) / len(tokens) if tokens else 1.0
+            present = presence[id(searcher)].get(hit.docnum, ())
+            coverage = len(present) / len(tokens) if tokens else 1.0
             # A name inside the query counts as much as the rest of the query agrees with the entry.
             bonus = self._name_bonus(fields, text, tokens) * (coverage if coverage < 1 else 1.0)
             score = (hit.score / top) * KIND_PRIOR.get(fields["kind"], 0.5) * (0.4 + 0.6 * coverage) + bonus
             scored.append((score, hit.rank, hit, fields))
         scored.sort(key=lambda item: (-item[0], item[1]))
         hits = []
+        pattern = self._highlighter(text)
         for score, _, hit, fields in scored[:limit]:
             url = fields["url"]
             if version and fields["kind"] != "ruling":  # pinned to the version searched
                 url = f"/{fields['game']}/v/{version}/terms/{fields['slug']}"
             hits.append(Hit(fields["title"], json.loads(fields.get("aliases") or "[]"), fields["game"],
-                            fields["kind"], fields["slug"], url, score, self.snippet(hit, fields),
+                            fields["kind"], fields["slug"], url, score, snippet(fields.get("body") or "", pattern),
                             fields.get("subkind", ""), fields.get("version")))
         return hits
 
@@ -248,15 +278,50 @@ class Searcher:
                 bonus = max(bonus, len(name_tokens) / max(len(tokens), 1))
         return bonus
 
-    def snippet(self, hit, fields: dict) -> str:
-        text = fields.get("body") or ""
-        try:
-            fragment = hit.highlights("body", top=2)
-        except Exception:  # highlighting is a nicety; never fail a search over it
-            fragment = ""
-        if fragment:
-            return fragment
-        return text[:200] + ("\u2026" if len(text) > 200 else "")
+    @staticmethod
+    def _candidates(searcher, query: Q.Query, filters: Q.Query | None, limit: int) -> list[tuple]:
+        """Top documents by BM25F, as (searcher, hit, top score) for the re-ranking.
+
+        A filter (game, kind, version) is intersected with the query so only that part of
+        the index is scored; with no filter, block-max skipping prunes the big postings.
+        """
+        size = max(limit * 4, 40)
+        if filters is None:
+            collector = collectors.TopCollector(size, usequality=True)
+            searcher.search_with_collector(query, collector)
+        else:
+            collector = collectors.TopCollector(size, usequality=False, replace=0)
+            searcher.search_with_collector(Q.Require(query, filters), collector)
+        hits = list(collector.results())
+        top = max((h.score for h in hits), default=1.0) or 1.0
+        return [(searcher, hit, top) for hit in hits]
+
+    def _presence(self, searcher, docnums: list[int], tokens: set[str]) -> dict[int, set[str]]:
+        """Which query words each candidate contains (in any searched field), by skipping along postings."""
+        reader = searcher.reader()
+        wanted = sorted(set(docnums))
+        present: dict[int, set[str]] = {}
+        for token in tokens:
+            for field in self.FIELDS:
+                if reader.doc_frequency(field, token) == 0:
+                    continue
+                postings = reader.postings(field, token)
+                for docnum in wanted:
+                    if not postings.is_active():
+                        break
+                    if postings.id() < docnum:
+                        postings.skip_to(docnum)
+                    if postings.is_active() and postings.id() == docnum:
+                        present.setdefault(docnum, set()).add(token)
+        return present
+
+    def _highlighter(self, text: str) -> re.Pattern | None:
+        """Query words (and their stems, as prefixes) to mark in snippets."""
+        words = {w.lower() for w in re.findall(r"[A-Za-z0-9]{2,}", text)}
+        stems = set(self.tokens(text))
+        parts = sorted({re.escape(w) for w in words if w not in QUESTION_WORDS} |
+                       {re.escape(s) for s in stems if len(s) > 2}, key=len, reverse=True)
+        return re.compile(r"\b(?:" + "|".join(parts) + r")\w*", re.I) if parts else None
 
     # -- completion ---------------------------------------------------------
     def complete(self, prefix: str, game: str | None = None, limit: int = 8) -> list[dict]:

@@ -95,7 +95,10 @@ def keep_words(conn: sqlite3.Connection) -> frozenset[str]:
     return frozenset(words)
 
 
-def _add(writer, conn: sqlite3.Connection, only: list[str] | None = None) -> int:
+MAIN, HISTORY = "MAIN", "HISTORY"  # texts in force now / texts of earlier versions (version searches)
+
+
+def _add(main, history, conn: sqlite3.Connection, only: list[str] | None = None) -> int:
     count = 0
     for doc in documents(conn, only):
         # Spelling and word pairs come from titles and the opening of the text, where definitions
@@ -103,7 +106,7 @@ def _add(writer, conn: sqlite3.Connection, only: list[str] | None = None) -> int
         opening = " ".join(doc["body"].split()[:OPENING_WORDS])
         doc["spell"] = f"{doc['title']} {doc['names']} {doc['context']} {opening}"
         doc["pairs"] = f"{doc['title']}\n{opening}"
-        writer.add_document(**doc)
+        (main if doc["latest"] else history).add_document(**doc)
         count += 1
     return count
 
@@ -120,13 +123,18 @@ def keep_words_key(graph_path: Path) -> str:
 
 
 def write_index(graph_path: Path, index_dir: Path) -> int:
+    """Two indexes in one folder: MAIN (every text in force now) and HISTORY (superseded texts)."""
     conn = sqlite3.connect(graph_path)
     index_dir.mkdir(parents=True, exist_ok=True)
-    ix = whoosh_index.create_in(str(index_dir), schema(keep_words(conn)))
+    fields = schema(keep_words(conn))
+    main = whoosh_index.create_in(str(index_dir), fields, indexname=MAIN)
+    history = whoosh_index.create_in(str(index_dir), fields, indexname=HISTORY)
     procs = writer_procs(conn)
-    writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
-    count = _add(writer, conn)
-    writer.commit(optimize=procs == 1)
+    main_writer = main.writer(limitmb=256, procs=procs, multisegment=procs > 1)
+    history_writer = history.writer(limitmb=64)
+    count = _add(main_writer, history_writer, conn)
+    main_writer.commit(optimize=procs == 1)
+    history_writer.commit(optimize=True)
     conn.close()
     return count
 
@@ -134,13 +142,16 @@ def write_index(graph_path: Path, index_dir: Path) -> int:
 def update_index(graph_path: Path, index_dir: Path, drop: list[str], add: list[str]) -> int:
     """Incremental: remove the documents of ``drop`` games, index ``add`` games again."""
     conn = sqlite3.connect(graph_path)
-    ix = whoosh_index.open_dir(str(index_dir))
-    writer = ix.writer(limitmb=256)
-    for slug in drop:
-        writer.delete_by_term("game", slug)
-    count = _add(writer, conn, add)
+    writers = [whoosh_index.open_dir(str(index_dir), indexname=name).writer(limitmb=128)
+               for name in (MAIN, HISTORY)]
+    for writer in writers:
+        for slug in drop:
+            writer.delete_by_term("game", slug)
+    count = _add(*writers, conn, add)
     # A small index is merged into one segment so scores equal a full build's; a big one keeps its
     # segments (Whoosh merges small ones) because rewriting it would cost what we came to save.
-    writer.commit(optimize=writer_procs(conn) == 1)
+    small = writer_procs(conn) == 1
+    for writer in writers:
+        writer.commit(optimize=small)
     conn.close()
     return count
