@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, summary, timed
+from common import ROOT, timed
 
 from rulings.build import current_build
 from rulings.graph.store import Store

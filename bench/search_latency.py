@@ -3,7 +3,7 @@
 import time
 from pathlib import Path
 
-from common import ROOT, built_store, summary, timed
+from common import built_store, summary, timed
 
 from rulings.index.search import Searcher
 from rulings.index.writer import write_index

@@ -195,7 +195,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
             progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
         assembly = Assembler(manifest, [(s, p) for s, _, p, _ in sources]).run()
         write_game(conn, manifest, sources, assembly)
-        for _, source, parsed, _ in sources:
+        for _, _, parsed, _ in sources:
             report.diagnostics.extend(d for d in parsed.diagnostics if d not in report.diagnostics)
         report.diagnostics.extend(assembly.diagnostics)
         report.diagnostics.extend(Diagnostic("suggestion", f"corpus/{manifest.slug}", None, s)

@@ -138,3 +138,15 @@ def test_stale_store_is_rebuilt(corpus_copy, tmp_path):
     second = ensure_built(settings, progress=lambda _: None)
     assert second != first
     assert Store(second).game("vs-system-2pcg").name == "Vs. System"
+
+
+def test_cli_linkify_reads_stdin(cli):
+    result = cli("linkify", "mc", "--format", "markdown", "--base-url", "https://rules.example",
+                 input="Check [[quickstrike]] and [[dash@1.2]], not [[nonsense]].")
+    assert result.exit_code == 0
+    assert result.stdout == ("Check [Quickstrike](https://rules.example/marvel-champions/terms/quickstrike) and "
+                             "[dash (v1.2)](https://rules.example/marvel-champions/v/1.2/terms/dash), "
+                             "not [[nonsense]].")
+    assert "no term for [[nonsense]]" in result.stderr
+    bbcode = cli("linkify", "vss", "--format", "bbcode", "--base-url", "http://x", input="[[AKA|also known as]]")
+    assert bbcode.stdout == "[url=http://x/vs-system-2pcg/terms/aka]also known as[/url]"

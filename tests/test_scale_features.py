@@ -20,7 +20,6 @@ from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
 from rulings.settings import Settings
 
-from .conftest import CORPUS
 
 SCALE = Path(__file__).resolve().parent.parent.parent / "shared" / "scale-corpus" / "rulebooks"
 SAMPLE = ["1830-rulebook.md", "agricola-rulebook.md", "agricola_rulebook.md", "7-wonders-rulebook.md",

@@ -1,6 +1,5 @@
 """The site and the JSON API through Flask's test client: every URL, errors, headers, escaping."""
 
-import json
 import re
 import xml.etree.ElementTree as ET
 

@@ -183,7 +183,7 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
 
     ruling_slugs = SlugBook()
     count = 0
-    for spec, source, parsed, _ in sources:
+    for spec, _, parsed, _ in sources:
         for ruling in parsed.rulings:
             count += 1
             slug = ruling_slugs.claim(ruling_slug(ruling))

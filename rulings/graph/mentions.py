@@ -37,33 +37,67 @@ def _variants(name: str) -> list[str]:
     return out
 
 
+WORD = re.compile(r"[\w][\w+]*")
+SEPARATOR = re.compile(r"\s+|[-/']")
+
+
+def _key(words: list[str]) -> str:
+    return " ".join(w.lower() for w in words)
+
+
 class Linker:
-    """Longest-first, whole-word matcher from names to targets."""
+    """Longest-first, whole-word matcher from names to targets.
+
+    Names are looked up word sequence by word sequence in a dictionary (no giant
+    regular expression to compile), so building one per game and version is cheap.
+    """
 
     def __init__(self, names: list[tuple[str, Target]]):
         self.targets: dict[str, Target] = {}
+        self.first: set[str] = set()  # first words of names: most words start no name at all
+        self.longest = 0
         for name, target in names:
-            if not name or name.lower() in COMMON or len(name) < 2:
-                continue
-            if not re.search(r"[A-Za-z]", name):
+            if not name or name.lower() in COMMON or len(name) < 2 or not re.search(r"[A-Za-z]", name):
                 continue
             for variant in _variants(name):
-                self.targets.setdefault(variant.lower(), target)
-        ordered = sorted(self.targets, key=len, reverse=True)
-        pattern = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in ordered)
-        self.regex = re.compile(rf"(?<![\w/-])(?:{pattern})(?![\w/-])", re.I) if ordered else None
+                words = WORD.findall(variant)
+                if words and _key(words) == re.sub(r"[^\w+]+", " ", variant.lower()).strip():
+                    self.targets.setdefault(_key(words), target)
+                    self.first.add(words[0].lower())
+                    self.longest = max(self.longest, len(words))
 
     def find(self, text: str) -> list[tuple[int, int, Target]]:
         """Non-overlapping mentions in ``text``, as positions in ``text`` itself."""
-        if self.regex is None or not text:
+        if not self.targets or not text:
             return []
-        out = []
-        for match in self.regex.finditer(text.translate(QUOTES)):  # same length as text
-            key = re.sub(r"\s+", " ", match.group(0)).lower()
-            target = self.targets.get(key)
-            if target is not None:
-                out.append((match.start(), match.end(), target))
+        plain = text.translate(QUOTES)  # same length as text
+        spans = [(m.start(), m.end(), m.group(0).lower()) for m in WORD.finditer(plain)]
+        out, i = [], 0
+        while i < len(spans):
+            if spans[i][2] not in self.first:
+                i += 1
+                continue
+            for size in range(min(self.longest, len(spans) - i), 0, -1):
+                chunk = spans[i:i + size]
+                target = self.targets.get(" ".join(w for _, _, w in chunk))
+                start, end = chunk[0][0], chunk[-1][1]
+                if target is None or not _clean_edges(plain, start, end, chunk):
+                    continue
+                out.append((start, end, target))
+                i += size
+                break
+            else:
+                i += 1
         return out
 
     def targets_in(self, text: str) -> set[Target]:
         return {t for _, _, t in self.find(text)}
+
+
+def _clean_edges(text: str, start: int, end: int, chunk: list[tuple[int, int, str]]) -> bool:
+    """A mention stands alone (not glued to "/" or "-"); its words are joined by spaces, "-" or "/"."""
+    if start > 0 and text[start - 1] in "/-":
+        return False
+    if end < len(text) and text[end] in "/-" and end + 1 < len(text) and text[end + 1].isalnum():
+        return False
+    return all(SEPARATOR.fullmatch(text[a_end:b_start]) for (_, a_end, _), (b_start, _, _) in zip(chunk, chunk[1:]))

@@ -96,9 +96,12 @@ class Store:
 
     def game(self, slug_or_alias: str) -> Game | None:
         wanted = slugify(slug_or_alias or "")
-        for game in self.games():
-            if game.slug == wanted or wanted in {slugify(a) for a in game.aliases}:
-                return game
+        row = self.one("SELECT id, slug, name, aliases FROM games WHERE slug = ?", wanted)
+        if row:
+            return Game(row[0], row[1], row[2], json.loads(row[3]))
+        for row in self.q("SELECT id, slug, name, aliases FROM games WHERE aliases != '[]'"):
+            if wanted in {slugify(a) for a in json.loads(row[3])}:
+                return Game(row[0], row[1], row[2], json.loads(row[3]))
         return None
 
     def versions(self, game: Game) -> list[VersionRow]:

@@ -158,13 +158,20 @@ class Searcher:
         rest = re.sub(r'"[^"]*"', " ", text)
         tokens = self.tokens(rest)
         reader = self.searcher.reader()
-        rare = max(50, int(0.02 * reader.doc_count()))
         clauses: list[Q.Query] = []
-        for token in self.selective(tokens):  # one flat disjunction: nested ones cost Whoosh dearly
-            fields = self.FIELDS
-            if broad and reader.doc_frequency("body", token) > rare:
-                fields = ("title", "names", "context")
-            clauses += [Q.Term(f, token) for f in fields]
+        if broad:
+            # Across every game: an entry named exactly so, word pairs, and only telling single words.
+            rare = max(50, int(0.005 * reader.doc_count()))
+            clauses.append(Q.Term("name_keys", name_key(rest), boost=3.0))
+            for token in self.selective(tokens):
+                clauses += [Q.Term(f, token) for f in ("title", "names", "body")
+                            if 0 < reader.doc_frequency(f, token) <= rare]
+            if len(clauses) == 1 and tokens:  # every word is common: titles with the rarest one
+                rarest = min(tokens, key=lambda t: reader.doc_frequency("title", t))
+                clauses += [Q.Term("title", rarest), Q.Term("names", rarest)]
+        else:
+            for token in self.selective(tokens):  # one flat disjunction: nested ones cost Whoosh dearly
+                clauses += [Q.Term(f, token) for f in self.FIELDS]
         for phrase in phrases:  # "quoted words" must stand together
             words = self.tokens(phrase)
             if len(words) > 1:
@@ -257,7 +264,7 @@ class Searcher:
         scored.sort(key=lambda item: (-item[0], item[1]))
         hits = []
         pattern = self._highlighter(text)
-        for score, _, hit, fields in scored[:limit]:
+        for score, _, _hit, fields in scored[:limit]:
             url = fields["url"]
             if version and fields["kind"] != "ruling":  # pinned to the version searched
                 url = f"/{fields['game']}/v/{version}/terms/{fields['slug']}"
@@ -292,7 +299,9 @@ class Searcher:
         else:
             collector = collectors.TopCollector(size, usequality=False, replace=0)
             searcher.search_with_collector(Q.Require(query, filters), collector)
-        hits = list(collector.results())
+        results = collector.results()
+        # Not list(results): its len() would run the whole query again just to count matches.
+        hits = [results[i] for i in range(results.scored_length())]
         top = max((h.score for h in hits), default=1.0) or 1.0
         return [(searcher, hit, top) for hit in hits]
 
@@ -302,10 +311,10 @@ class Searcher:
         wanted = sorted(set(docnums))
         present: dict[int, set[str]] = {}
         for token in tokens:
-            for field in self.FIELDS:
-                if reader.doc_frequency(field, token) == 0:
+            for fieldname in self.FIELDS:
+                if reader.doc_frequency(fieldname, token) == 0:
                     continue
-                postings = reader.postings(field, token)
+                postings = reader.postings(fieldname, token)
                 for docnum in wanted:
                     if not postings.is_active():
                         break

@@ -36,16 +36,16 @@ def documents(conn: sqlite3.Connection, only: list[str] | None = None):
     for game_id, game in games:
         labels = [row[0] for row in conn.execute(
             "SELECT label FROM versions WHERE game_id = ? ORDER BY ordinal", (game_id,))]
-        terms = conn.execute("SELECT id, slug, name, kind, path FROM terms WHERE game_id = ?", (game_id,)).fetchall()
-        for term_id, slug, name, kind, path in terms:
+        terms = conn.execute("SELECT id, slug, kind, path FROM terms WHERE game_id = ?", (game_id,)).fetchall()
+        for term_id, slug, kind, path in terms:
             names = [r[0] for r in conn.execute(
                 "SELECT DISTINCT name FROM term_names WHERE term_id = ? ORDER BY rank", (term_id,))]
             revisions = conn.execute(
-                "SELECT r.id, r.ordinal, r.name, r.text, r.redirect, r.change, v.label FROM revisions r "
+                "SELECT r.id, r.ordinal, r.name, r.text, r.redirect, v.label FROM revisions r "
                 "JOIN versions v ON v.id = r.version_id WHERE r.term_id = ? ORDER BY r.ordinal",
                 (term_id,)).fetchall()
             context = " ".join(json.loads(path))
-            for i, (rev_id, ordinal, rev_name, text, redirect, change, label) in enumerate(revisions):
+            for i, (rev_id, ordinal, rev_name, text, redirect, label) in enumerate(revisions):
                 end = revisions[i + 1][1] if i + 1 < len(revisions) else None
                 latest = end is None
                 body = plain_text(text)

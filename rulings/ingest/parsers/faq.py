@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..lexer import TERMINAL, RawBlock, lex_numbered
 from ..model import Block, Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import fold, is_all_caps, name_key, slugify, title_case
+from ..text import fold, is_all_caps, slugify, title_case
 from .common import clean_name, ends_mid_sentence, to_block
 
 URL_LINE = re.compile(r"^\s*\[?(https?://[^\]\s]+)\]?(?:\((https?://[^)\s]+)\))?\s*$", re.I)
