@@ -19,7 +19,7 @@ from ..errors import Diagnostic
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import Block, ChangelogEntry, Entry, ParsedDocument, Patch, SubDefinition
 from ..ingest.parsers.common import SUBDEF_PLAIN, clean_name
-from ..ingest.text import containment, name_key, similarity, split_names, words
+from ..ingest.text import base_key, containment, name_key, similarity, split_names, words
 from . import merge
 from .identity import NameIndex, Revision, Term
 
@@ -239,7 +239,7 @@ class Assembler:
             term = self.index.get(self.canonical(candidate), "versioned")
             if term is not None:
                 return term, "name"
-        if name_key(name) != _base(name):
+        if name_key(name) != base_key(name):
             term = self.index.by_base(name, "versioned")
             if term is not None:
                 return term, "base"
@@ -276,10 +276,12 @@ class Assembler:
 
     def apply_entry(self, term: Term, entry: ChangelogEntry, label: str, spec, how: str) -> None:
         prev = self.current(term)
-        display = self.canonical(entry.name.split(",")[0].strip()) if "," in entry.name and how != "new" \
-            else self.canonical(entry.name)
-        if how in ("name",) and prev is not None:
-            display = prev.name if name_key(display) in {name_key(n) for n in term.all_names()} else display
+        # The name the term goes by from this version: a changelog heading that repeats a known name
+        # ("Ability, Card ability") keeps the current display name; a rename brings its new name.
+        first = entry.name.split(",")[0].strip() if how != "new" else entry.name
+        display = self.canonical(first)
+        if how == "name" and prev is not None and name_key(display) in {name_key(n) for n in term.all_names()}:
+            display = prev.name
         if how in ("rename", "base") and prev is not None and name_key(display) != name_key(prev.name):
             if prev.name not in term.former:
                 term.former.append(prev.name)
@@ -419,12 +421,6 @@ class Assembler:
             if near is not None and near is not term and not best:
                 self.suggestions.append(f"\u201c{term.names[0]}\u201d looks like a misspelling of "
                                         f"\u201c{near.names[0]}\u201d; map it in game.toml [spellings]")
-
-
-def _base(name: str) -> str:
-    from ..ingest.text import base_key
-
-    return base_key(name)
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -23,7 +23,14 @@ class Loaded:
     build: Path
     store: Store
     _linkers: dict[tuple[str, int], Linker] = field(default_factory=dict)
+    _memo: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def memo(self, key, compute):
+        """A value derived from this build, computed once (the build never changes)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @cached_property
     def searcher(self) -> Searcher:

@@ -50,10 +50,7 @@ def render_for(game: Game, text: str, self_slug: str | None = None, version: Ver
 
 def display_names(game: Game) -> list[str]:
     """Proper names to keep capitalised when showing ALL CAPS text: cards, heroes, villains, places."""
-    cache = loaded().__dict__.setdefault("_display_names", {})
-    if game.slug not in cache:
-        cache[game.slug] = [c["name"] for c in store().cards(game)]
-    return cache[game.slug]
+    return loaded().memo(("display-names", game.slug), lambda: [c["name"] for c in store().cards(game)])
 
 
 def citation(title: str, game: Game, version: str | None, url: str) -> dict:
