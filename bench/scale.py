@@ -29,7 +29,9 @@ from rulings.ingest.importer import import_folder
 from rulings.settings import Settings
 from rulings.web import create_app
 
-SCALE = ROOT.parent / "shared" / "scale-corpus" / "rulebooks"
+from tests.shared import SHARED  # noqa: E402
+
+SCALE = SHARED / "scale-corpus" / "rulebooks"
 QUERIES = ["victory points", "end of game scoring", "setup", "how many cards in hand", "trade with other players",
            "tie breaker", "draw a card", "discard pile reshuffle", "first player", "move and attack",
            "what happens when the deck runs out", "can i play two cards", "winning the game", "combat dice",

@@ -17,9 +17,11 @@ from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
 from rulings.settings import Settings
 
+from .shared import SHARED
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = SHARED / "seeds"
 
 
 @pytest.fixture(scope="session")

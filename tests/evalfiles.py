@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from .shared import SHARED
 
-ROOT = Path(__file__).resolve().parent.parent
-EVAL_DIR = Path(os.environ.get("RULINGS_EVAL", ROOT.parent / "shared" / "eval"))
+EVAL_DIR = SHARED / "eval"
 
 
 def rows(name: str) -> list[list[str]]:

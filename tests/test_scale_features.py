@@ -20,10 +20,13 @@ from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
 from rulings.settings import Settings
 
+from .shared import SHARED
 
-SCALE = Path(__file__).resolve().parent.parent.parent / "shared" / "scale-corpus" / "rulebooks"
-SAMPLE = ["1830-rulebook.md", "agricola-rulebook.md", "agricola_rulebook.md", "7-wonders-rulebook.md",
-          "dominion-rulebook.md", "ticket-to-ride-rulebook.md", "pandemic-rulebook.md", "catan-rulebook.md"]
+
+SCALE = SHARED / "scale-corpus" / "rulebooks"
+SAMPLE = ["1830-rulebook.md", "agricola-rulebook.md", "20-strong-tanglewoods-general-rules.md",
+          "20-strong-tanglewoods-rulebook.md", "7-wonders-rulebook.md", "dominion-rulebook.md",
+          "ticket-to-ride-rulebook.md", "pandemic-rulebook.md", "catan-rulebook.md"]
 
 MARKDOWN_BOOK = """# Moon Base Rulebook
 
@@ -59,8 +62,7 @@ def sample_folder(tmp_path):
     folder = tmp_path / "rulebooks"
     folder.mkdir()
     for name in SAMPLE:
-        if (SCALE / name).exists():
-            shutil.copyfile(SCALE / name, folder / name)
+        shutil.copyfile(SCALE / name, folder / name)
     (folder / "moon-base-rulebook.md").write_text(MARKDOWN_BOOK)
     (folder / "moon_base_faq.md").write_text("# Moon Base FAQ\n\nQ: Is the moon real?\nA: Yes.\n")
     return folder
@@ -93,8 +95,7 @@ def test_import_one_game_per_file_or_grouped(sample_folder, tmp_path):
     by_slug = {g.slug: g for g in grouped}
     assert len(by_slug["moon-base"].documents) == 2
     assert {kind for _, kind, _ in by_slug["moon-base"].documents} == {"rulebook", "faq"}
-    if (sample_folder / "agricola_rulebook.md").exists():
-        assert len(by_slug["agricola"].documents) == 2  # agricola-rulebook.md and agricola_rulebook.md
+    assert len(by_slug["20-strong-tanglewoods"].documents) == 2  # general rules + rulebook
     again = import_folder(sample_folder, tmp_path / "corpus")
     assert all(g.skipped for g in again)  # never overwrites a manifest
 
