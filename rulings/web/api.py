@@ -10,7 +10,7 @@ from ..graph.linkify import FORMATS, linkify
 from ..index.search import KINDS
 from . import views
 from .openapi import spec
-from .site import SLUG, VERSION, _span, game_or_404
+from .site import SLUG, VERSION, _span, card_or_404, game_or_404, ruling_or_404
 from .views import store
 
 bp = Blueprint("api", __name__)
@@ -174,10 +174,7 @@ def complete():
 @bp.route("/<game>/rulings/<slug>")
 def ruling(game: str, slug: str):
     found = game_or_404(game)
-    row = store().ruling(found, slug) if SLUG.match(slug) else None
-    if row is None:
-        abort(404, f"No ruling {slug!r} in {found.name}.")
-    view = views.ruling_view(found, row)
+    view = views.ruling_view(found, ruling_or_404(found, slug))
     return jsonify({k: view[k] for k in ("slug", "kind", "title", "display_title", "question", "answer", "text",
                                          "html", "group", "group_kind", "section", "expansion", "sources", "cards",
                                          "document", "line", "url", "citation")})
@@ -186,9 +183,7 @@ def ruling(game: str, slug: str):
 @bp.route("/<game>/cards/<slug>")
 def card(game: str, slug: str):
     found = game_or_404(game)
-    row = store().card(found, slug) if SLUG.match(slug) else None
-    if row is None:
-        abort(404, f"No card {slug!r} in {found.name}.")
+    row = card_or_404(found, slug)
     return jsonify({"name": row["name"], "slug": row["slug"], "kind": row["kind"], "card_set": row["card_set"],
                     "number": row["number"],
                     "rulings": [{"title": r["title"], "slug": r["slug"], "text": r["text"], "sources": r["sources"]}

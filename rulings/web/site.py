@@ -52,6 +52,20 @@ def term_or_404(game: Game, slug: str, endpoint: str, **values):
     return term
 
 
+def ruling_or_404(game: Game, slug: str) -> dict:
+    row = store().ruling(game, slug) if SLUG.match(slug or "") else None
+    if row is None:
+        abort(404, f"No ruling {slug!r} in {game.name}.")
+    return row
+
+
+def card_or_404(game: Game, slug: str) -> dict:
+    row = store().card(game, slug) if SLUG.match(slug or "") else None
+    if row is None:
+        abort(404, f"No card {slug!r} in {game.name}.")
+    return row
+
+
 # -- home, game, search ------------------------------------------------------------
 @bp.route("/")
 def home():
@@ -188,18 +202,13 @@ def applies(game: str):
 @bp.route("/<game>/rulings/<slug>")
 def ruling(game: str, slug: str):
     found = game_or_404(game, "site.ruling", slug=slug)
-    row = store().ruling(found, slug) if SLUG.match(slug) else None
-    if row is None:
-        abort(404, f"No ruling {slug!r} in {found.name}.")
-    return render_template("ruling.html", game=found, ruling=views.ruling_view(found, row))
+    return render_template("ruling.html", game=found, ruling=views.ruling_view(found, ruling_or_404(found, slug)))
 
 
 @bp.route("/<game>/cards/<slug>")
 def card(game: str, slug: str):
     found = game_or_404(game, "site.card", slug=slug)
-    row = store().card(found, slug) if SLUG.match(slug) else None
-    if row is None:
-        abort(404, f"No card {slug!r} in {found.name}.")
+    row = card_or_404(found, slug)
     rulings = [views.ruling_view(found, r) for r in row["rulings"]]
     return render_template("card.html", game=found, card=row, rulings=rulings)
 
