@@ -54,7 +54,7 @@
     hits.forEach(function (hit) {
       var li = el("li"), a = el("a", { href: hit.url });
       a.appendChild(el("span", {}, hit.title));
-      a.appendChild(el("small", {}, hit.kind + " \u00b7 " + (hit.snippet || "").slice(0, 120)));
+      a.appendChild(el("small", {}, hit.kind + (hit.snippet ? " \u00b7 " + hit.snippet.slice(0, 120) : "")));
       li.appendChild(a);
       list.appendChild(li);
     });
@@ -81,7 +81,7 @@
           var seen = {}, hits = [];
           (both[0] || []).slice(0, 4).forEach(function (c) {
             seen[c.url] = true;
-            hits.push({ title: c.name, url: c.url, kind: c.kind, snippet: c.game });
+            hits.push({ title: c.name, url: c.url, kind: c.kind, snippet: game ? "" : c.game_name });
           });
           ((both[1] || {}).hits || []).forEach(function (h) { if (!seen[h.url]) { seen[h.url] = true; hits.push(h); } });
           render(list, hits.slice(0, 10));

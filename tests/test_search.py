@@ -85,6 +85,8 @@ def test_completion(searcher):
     assert "Villain Phase" in [c["name"] for c in searcher.complete("phase", game="marvel-champions")]
     assert searcher.complete("") == []
     assert all(c["game"] == "vs-system-2pcg" for c in searcher.complete("s", game="vs-system-2pcg"))
+    guard = searcher.complete("guard")[0]  # across games, the game is named for the reader
+    assert guard["game_name"] == "Marvel Champions: The Card Game"
 
 
 @pytest.mark.parametrize("query", [

@@ -368,11 +368,12 @@ class Searcher:
 def _load_completions(graph: Path) -> tuple[list[str], list[dict]]:
     conn = sqlite3.connect(f"file:{graph}?mode=ro&immutable=1", uri=True)
     rows = conn.execute(
-        "SELECT n.name, t.name, t.slug, g.slug, t.kind FROM term_names n JOIN terms t ON t.id = n.term_id "
+        "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n JOIN terms t ON t.id = n.term_id "
         "JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
         "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank").fetchall()
     conn.close()
-    pairs = sorted({(fold(name).lower(), display, slug, game, kind) for name, display, slug, game, kind in rows})
+    pairs = sorted({(fold(name).lower(), display, slug, game, kind, game_name)
+                    for name, display, slug, game, kind, game_name in rows})
     return ([p[0] for p in pairs],
-            [{"name": p[1], "matched": p[0], "game": p[3], "kind": p[4], "url": f"/{p[3]}/terms/{p[2]}"}
-             for p in pairs])
+            [{"name": p[1], "matched": p[0], "game": p[3], "game_name": p[5], "kind": p[4],
+              "url": f"/{p[3]}/terms/{p[2]}"} for p in pairs])
