@@ -8,6 +8,8 @@ HOSTILE_PAGES = [
     "/marvel-champions/v/1.1/terms/<script>", "/<script>alert(1)</script>/", "/marvel-champions/terms/dash/diff/..",
     "/marvel-champions/terms/dash/diff/1.1..<x>", "/marvel-champions/changes/1.1..1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1",
     "/marvel-champions/cards/%00", "/marvel-champions/rulings/%ff%fe",
+    "/marvel-champions/terms/ability%0A", "/api/marvel-champions/v/1.0%0A/terms/ability",
+    "/marvel-champions/terms/ability/diff/1.0%0A..1.5",
 ]
 
 
@@ -40,6 +42,13 @@ def test_hostile_searches(client, query):
     ("/api/marvel-champions/applies?term=zzzz", 404),
     ("/api/marvel-champions/linkify?format=exe&text=x", 400),
     ("/marvel-champions/applies?term=dash&version=9", 404),
+    ("/marvel-champions/applies?term=dash&date=2020-01-01xyz", 400),
+    ("/marvel-champions/applies?term=" + "x" * 500, 400),
+    ("/search?q=guard&kind=bogus", 400),
+    ("/api/search?q=guard&kind=bogus", 400),
+    ("/search?q=guard&game=nope", 400),
+    ("/api/complete?q=gu&game=nope", 400),
+    ("/api/complete?q=gu&limit=x", 400),
 ])
 def test_bad_parameters(client, url, status):
     response = client.get(url)
@@ -50,6 +59,31 @@ def test_bad_parameters(client, url, status):
 def test_oversized_post_is_refused(client):
     response = client.post("/marvel-champions/link", data={"text": "x" * 200_000})
     assert response.status_code == 413
+
+
+@pytest.mark.parametrize("body", ['"text"', "[1, 2]", '{"text": "x", "format": 5}', '{"text": 5}', "null", "{"])
+def test_linkify_refuses_malformed_json_bodies(client, body):
+    response = client.post("/api/marvel-champions/linkify", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["status"] == "error"
+
+
+def test_linkify_takes_a_json_object(client):
+    response = client.post("/api/marvel-champions/linkify", json={"text": "[[guard]]", "format": "BBCode"})
+    assert response.status_code == 200
+    assert response.get_json()["text"].startswith("[url=")
+
+
+def test_canonical_links_ignore_a_forged_host_when_the_base_url_is_set(app, client):
+    forged = client.get("/marvel-champions/terms/guard", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert 'rel="canonical" href="http://evil.example/' in forged  # no base URL configured: the host is all we know
+    app.config["BASE_URL"] = "https://rules.example.org"
+    try:
+        page = client.get("/marvel-champions/terms/guard", headers={"Host": "evil.example"}).get_data(as_text=True)
+    finally:
+        app.config["BASE_URL"] = None
+    assert 'rel="canonical" href="https://rules.example.org/marvel-champions/v/1.5/terms/guard"' in page
+    assert "evil.example" not in page
 
 
 def test_linkify_output_is_escaped_in_html(client):

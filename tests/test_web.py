@@ -67,6 +67,18 @@ def test_aliases_redirect_to_canonical_urls(client):
     assert response.status_code == 301 and response.headers["Location"].endswith("/marvel-champions/terms/ability")
 
 
+@pytest.mark.parametrize("alias,canonical", [
+    ("/mc/changes/1.3..1.4", "/marvel-champions/changes/1.3..1.4"),
+    ("/mc/feed.atom", "/marvel-champions/feed.atom"),
+    ("/mc/applies?term=dash&date=2020-03-01", "/marvel-champions/applies?term=dash&date=2020-03-01"),
+    ("/mc/link?text=%5B%5Bguard%5D%5D", "/marvel-champions/link?text=%5B%5Bguard%5D%5D"),
+    ("/mc/rulings/webbed-up", "/marvel-champions/rulings/webbed-up"),
+])
+def test_every_page_of_a_game_alias_redirects_keeping_its_query(client, alias, canonical):
+    response = client.get(alias)
+    assert response.status_code == 301 and response.headers["Location"].endswith(canonical)
+
+
 @pytest.mark.parametrize("url", [
     "/nope/", "/marvel-champions/terms/nope", "/marvel-champions/v/9.9/terms/dash", "/marvel-champions/v/1.3/terms/hinder-x",
     "/marvel-champions/terms/dash/diff/1.1..9", "/marvel-champions/changes/bad", "/marvel-champions/rulings/nope",

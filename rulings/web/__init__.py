@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import RulingsError, StoreError
+from ..graph.answers import Unanswerable
 from ..settings import PACKAGE_ROOT, Settings
 from .state import Current
 
@@ -20,7 +22,8 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     app = Flask(__name__, template_folder=str(PACKAGE_ROOT / "templates"),
                 static_folder=str(PACKAGE_ROOT / "static"), static_url_path="/static")
     app.config.update(SETTINGS=settings, STATIC_EXPORT=static_export, JSON_SORT_KEYS=False,
-                      MAX_CONTENT_LENGTH=64 * 1024, TEMPLATES_AUTO_RELOAD=False)
+                      MAX_CONTENT_LENGTH=64 * 1024, TEMPLATES_AUTO_RELOAD=False,
+                      BASE_URL=os.environ.get("RULINGS_BASE_URL") or None)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.extensions["rulings"] = Current(Path(settings.store))
@@ -50,16 +53,22 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     def http_error(error: HTTPException):
         if error.response is not None:  # abort(redirect(...)): the response is the answer
             return error.response
-        message = error.description if error.code != 404 else (error.description or "Not found")
+        message = error.description or "Not found"
         if wants_json():
             return jsonify({"status": "error", "code": error.code, "message": message}), error.code
         return render_template("error.html", code=error.code, message=message), error.code
+
+    @app.errorhandler(Unanswerable)
+    def negative_answer(error: Unanswerable):  # e.g. a version the game never had
+        if wants_json():
+            return jsonify(error.payload), 404
+        return render_template("error.html", code=404, message=error.payload["message"]), 404
 
     @app.errorhandler(StoreError)
     def no_store(error: StoreError):
         if wants_json():
             return jsonify({"status": "error", "code": 503, "message": str(error)}), 503
-        return render_template("error.html", code=503, message=str(error), bare=True), 503
+        return render_template("error.html", code=503, message=str(error)), 503
 
     @app.errorhandler(RulingsError)
     def rulings_error(error: RulingsError):
@@ -73,6 +82,6 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
         app.logger.exception("unhandled error on %s", request.path)
         if wants_json():
             return jsonify({"status": "error", "code": 500, "message": "internal error"}), 500
-        return render_template("error.html", code=500, message="Something went wrong.", bare=True), 500
+        return render_template("error.html", code=500, message="Something went wrong."), 500
 
     return app

@@ -7,23 +7,23 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from ..errors import BadRequest
 from ..graph import answers
 from ..graph.linkify import FORMATS, linkify
-from ..index.search import KINDS
 from . import views
+from .lookup import (card_or_404, game_or_404, ruling_or_404, search_args, span_or_404, term_name_arg, term_or_404,
+                     version_or_404)
 from .openapi import spec
-from .site import SLUG, VERSION, _span, card_or_404, game_or_404, ruling_or_404
 from .views import store
 
 bp = Blueprint("api", __name__)
 
 
-def negative(data: dict):
-    """A well-formed question with a negative answer is a 404 carrying the answer's status."""
+def answer_response(data: dict):
+    """An answer as JSON: 200 when its status is ok, else 404 carrying the answer's status."""
     return jsonify(data), (200 if data.get("status") == "ok" else 404)
 
 
 @bp.route("/openapi.json")
 def openapi():
-    return jsonify(spec(request.host_url.rstrip("/")))
+    return jsonify(spec(views.base_url()))
 
 
 @bp.route("/games")
@@ -50,7 +50,7 @@ def terms(game: str):
     try:
         return jsonify(answers.terms_listing(store(), found.slug, version, request.args.get("all") == "1"))
     except answers.Unanswerable as no:
-        return negative(no.payload)
+        return answer_response(no.payload)
 
 
 def _term_json(page: views.TermPage) -> dict:
@@ -74,34 +74,25 @@ def _term_json(page: views.TermPage) -> dict:
     }
 
 
-def _term_or_404(found, slug: str):
-    term, _ = store().term_by_slug(found, slug) if SLUG.match(slug or "") else (None, False)
-    if term is None:
-        abort(404, f"No term {slug!r} in {found.name}.")
-    return term
-
-
 @bp.route("/<game>/terms/<slug>")
 def term(game: str, slug: str):
     found = game_or_404(game)
-    page = views.term_page(found, _term_or_404(found, slug), None)
+    term_row = term_or_404(found, slug)
+    page = views.term_page(found, term_row, None)
+    if page is None:
+        abort(404, f"{term_row.name} is not defined in the current version.")
     return jsonify(_term_json(page))
 
 
 @bp.route("/<game>/v/<version>/terms/<slug>")
 def term_pinned(game: str, version: str, slug: str):
     found = game_or_404(game)
-    if not VERSION.match(version):
-        abort(404, f"No version {version!r}.")
-    try:
-        target = answers.version_by_label(store(), found, version)
-    except answers.Unanswerable as no:
-        return negative(no.payload)
-    term_row = _term_or_404(found, slug)
+    target = version_or_404(found, version)
+    term_row = term_or_404(found, slug)
     page = views.term_page(found, term_row, target)
     if page is None:
         first = store().revisions(term_row)[0]
-        return negative({"status": "not-defined", "message": f"{term_row.name} is not defined in {target.label}",
+        return answer_response({"status": "not-defined", "message": f"{term_row.name} is not defined in {target.label}",
                          "first_defined": {"version": first.version, "date": first.date}})
     return jsonify(_term_json(page))
 
@@ -109,7 +100,7 @@ def term_pinned(game: str, version: str, slug: str):
 @bp.route("/<game>/terms/<slug>/history")
 def history(game: str, slug: str):
     found = game_or_404(game)
-    term_row = _term_or_404(found, slug)
+    term_row = term_or_404(found, slug)
     return jsonify({"status": "ok", "game": found.slug, "term": term_row.name, "slug": term_row.slug,
                     "revisions": answers.history(store(), found, term_row)})
 
@@ -117,28 +108,26 @@ def history(game: str, slug: str):
 @bp.route("/<game>/terms/<slug>/diff/<span>")
 def diff(game: str, slug: str, span: str):
     found = game_or_404(game)
-    start, end = _span(span)
-    term_row = _term_or_404(found, slug)
-    return negative(answers.diff(store(), found.slug, term_row.slug, start, end))
+    start, end = span_or_404(span)
+    term_row = term_or_404(found, slug)
+    return answer_response(answers.diff(store(), found.slug, term_row.slug, start, end))
 
 
 @bp.route("/<game>/changes/<span>")
 def changes(game: str, span: str):
     found = game_or_404(game)
-    start, end = _span(span)
-    return negative(answers.changes(store(), found.slug, start, end))
+    start, end = span_or_404(span)
+    return answer_response(answers.changes(store(), found.slug, start, end))
 
 
 @bp.route("/<game>/applies")
 def applies(game: str):
     found = game_or_404(game)
-    term_name = (request.args.get("term") or "").strip()
+    term_name = term_name_arg()
     if not term_name:
         abort(400, "give ?term=NAME and ?date=YYYY-MM-DD or ?version=LABEL")
-    if len(term_name) > 100:
-        abort(400, "term name too long")
     try:
-        return negative(answers.applies(store(), found.slug, term_name, version=request.args.get("version"),
+        return answer_response(answers.applies(store(), found.slug, term_name, version=request.args.get("version"),
                                         date=request.args.get("date")))
     except BadRequest as exc:
         abort(400, str(exc))
@@ -146,29 +135,17 @@ def applies(game: str):
 
 @bp.route("/search")
 def search():
-    query = request.args.get("q", "")
-    game_slug = request.args.get("game") or None
-    kind = request.args.get("kind") or None
-    if kind and kind.lower() not in KINDS:
-        abort(400, f"kind must be one of {', '.join(sorted(KINDS))}")
-    game_row = store().game(game_slug) if game_slug else None
-    if game_slug and game_row is None:
-        abort(400, f"unknown game {game_slug!r}")
-    try:
-        limit = int(request.args.get("limit", 10))
-    except ValueError:
-        abort(400, "limit must be a number")
-    results = views.loaded().searcher.search(query, game=game_row.slug if game_row else None, kind=kind,
-                                             version=request.args.get("version") or None, limit=limit)
+    args = search_args(default_limit=10)
+    results = views.loaded().searcher.search(args.query, game=args.game.slug if args.game else None,
+                                             kind=args.kind, version=args.version, limit=args.limit)
     return jsonify(results.as_dict())
 
 
 @bp.route("/complete")
 def complete():
-    game_slug = request.args.get("game") or None
-    game_row = store().game(game_slug) if game_slug else None
-    return jsonify(views.loaded().searcher.complete(request.args.get("q", "")[:100],
-                                                    game_row.slug if game_row else None))
+    args = search_args(default_limit=8)
+    return jsonify(views.loaded().searcher.complete(args.query[:100], args.game.slug if args.game else None,
+                                                    max(1, min(args.limit, 20))))
 
 
 @bp.route("/<game>/rulings/<slug>")
@@ -193,12 +170,14 @@ def card(game: str, slug: str):
 @bp.route("/<game>/linkify", methods=["GET", "POST"])
 def link(game: str):
     found = game_or_404(game)
-    payload = request.get_json(silent=True) or {}
-    text = payload.get("text") if request.method == "POST" and payload else \
-        (request.form.get("text") or request.args.get("text") or "")
-    fmt = (payload.get("format") or request.values.get("format") or "markdown").lower()
-    if fmt not in FORMATS:
-        abort(400, f"format must be one of {', '.join(FORMATS)}")
+    fields = request.values
+    if request.method == "POST" and request.is_json:
+        fields = request.get_json(silent=True)
+        if not isinstance(fields, dict):
+            abort(400, 'a JSON body must be an object: {"text": "...", "format": "markdown"}')
+    text, fmt = fields.get("text") or "", fields.get("format") or "markdown"
     if not isinstance(text, str):
         abort(400, "text must be a string")
-    return jsonify(linkify(store(), found, text[:20000], fmt, request.host_url))
+    if not isinstance(fmt, str) or fmt.lower() not in FORMATS:
+        abort(400, f"format must be one of {', '.join(FORMATS)}")
+    return jsonify(linkify(store(), found, text[:20000], fmt.lower(), views.base_url()))

@@ -3,67 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
+import itertools
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 
 from ..errors import BadRequest
 from ..graph import answers
 from ..graph.linkify import FORMATS, linkify
-from ..graph.store import Game
 from ..index.search import CLOSE, OPEN, clean_query
 from . import views
+from .lookup import (card_or_404, game_or_404, ruling_or_404, query_values, search_args, span_or_404, term_name_arg,
+                     term_or_404, version_or_404)
 from .views import store
 
 bp = Blueprint("site", __name__)
-
-SLUG = re.compile(r"^[a-z0-9][a-z0-9\-]{0,120}$")
-VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.\-]{0,20}$")
-
-
-def game_or_404(asked: str, endpoint: str | None = None, **values) -> Game:
-    """The game a URL names; an alias (``/mc/``) redirects permanently to the game's slug."""
-    game = store().game(asked) if SLUG.match(asked or "") else None
-    if game is None:
-        abort(404, f"No game {asked!r} here.")
-    if endpoint and asked != game.slug:
-        abort(redirect(url_for(endpoint, game=game.slug, **values), code=301))
-    return game
-
-
-def version_or_404(game: Game, label: str):
-    if not VERSION.match(label or ""):
-        abort(404, f"No version {label!r}.")
-    try:
-        return answers.version_by_label(store(), game, label)
-    except answers.Unanswerable as no:
-        abort(404, no.payload["message"])
-
-
-def term_or_404(game: Game, slug: str, endpoint: str, **values):
-    """The term a URL names; an alias or former name redirects to the one canonical URL."""
-    if not SLUG.match(slug or ""):
-        abort(404, f"No term {slug!r} in {game.name}.")
-    term, exact = store().term_by_slug(game, slug)
-    if term is None:
-        abort(404, f"No term {slug!r} in {game.name}.")
-    if not exact:
-        abort(redirect(url_for(endpoint, game=game.slug, slug=term.slug, **values), code=301))
-    return term
-
-
-def ruling_or_404(game: Game, slug: str) -> dict:
-    row = store().ruling(game, slug) if SLUG.match(slug or "") else None
-    if row is None:
-        abort(404, f"No ruling {slug!r} in {game.name}.")
-    return row
-
-
-def card_or_404(game: Game, slug: str) -> dict:
-    row = store().card(game, slug) if SLUG.match(slug or "") else None
-    if row is None:
-        abort(404, f"No card {slug!r} in {game.name}.")
-    return row
 
 
 # -- home, game, search ------------------------------------------------------------
@@ -94,22 +48,16 @@ def game_home(game: str):
 
 @bp.route("/search")
 def search():
-    query, _ = clean_query(request.args.get("q", ""))
-    game_slug = request.args.get("game") or None
-    kind = request.args.get("kind") or None
-    version = request.args.get("version") or None
-    game = store().game(game_slug) if game_slug else None
-    if game_slug and game is None:
-        abort(400, f"Unknown game {game_slug!r}.")
-    results = views.loaded().searcher.search(query, game=game.slug if game else None, kind=kind,
-                                             version=version, limit=20) if query else None
-    return render_template("search.html", query=query, results=results, game=game, kind=kind, version=version,
-                           games=store().games(), mark=_mark)
+    args = search_args(default_limit=20)
+    query, _ = clean_query(args.query)
+    results = views.loaded().searcher.search(query, game=args.game.slug if args.game else None, kind=args.kind,
+                                             version=args.version, limit=args.limit) if query else None
+    return render_template("search.html", query=query, results=results, game=args.game, kind=args.kind,
+                           version=args.version, games=store().games(), mark=_mark)
 
 
 def _mark(snippet: str) -> str:
-    from markupsafe import Markup, escape
-
+    """A snippet with its match markers as <mark>, everything else escaped."""
     return Markup(str(escape(snippet)).replace(OPEN, "<mark>").replace(CLOSE, "</mark>"))
 
 
@@ -128,7 +76,7 @@ def term(game: str, slug: str):
 def term_pinned(game: str, version: str, slug: str):
     found = game_or_404(game)
     target = version_or_404(found, version)
-    if game != found.slug or version != target.label:
+    if game != found.slug or version != target.label:  # an alias, or a version asked as "v1.1"
         return redirect(url_for("site.term_pinned", game=found.slug, version=target.label, slug=slug), code=301)
     term_row = term_or_404(found, slug, "site.term_pinned", version=target.label)
     page = views.term_page(found, term_row, target)
@@ -150,7 +98,7 @@ def history(game: str, slug: str):
 @bp.route("/<game>/terms/<slug>/diff/<span>")
 def diff(game: str, slug: str, span: str):
     found = game_or_404(game, "site.diff", slug=slug, span=span)
-    start, end = _span(span)
+    start, end = span_or_404(span)
     term_row = term_or_404(found, slug, "site.diff", span=span)
     data = answers.diff(store(), found.slug, term_row.slug, start, end)
     if data.get("status") != "ok":
@@ -159,19 +107,10 @@ def diff(game: str, slug: str, span: str):
                            versions=store().versions(found))
 
 
-def _span(span: str) -> tuple[str, str]:
-    if ".." not in span:
-        abort(404, "A range looks like 1.1..1.4")
-    start, end = span.split("..", 1)
-    if not (VERSION.match(start) and VERSION.match(end)):
-        abort(404, "A range looks like 1.1..1.4")
-    return start, end
-
-
 @bp.route("/<game>/changes/<span>")
 def changes(game: str, span: str):
-    found = game_or_404(game)
-    start, end = _span(span)
+    found = game_or_404(game, "site.changes", span=span)
+    start, end = span_or_404(span)
     data = answers.changes(store(), found.slug, start, end)
     if data.get("status") != "ok":
         abort(404, data.get("message"))
@@ -180,10 +119,10 @@ def changes(game: str, span: str):
 
 @bp.route("/<game>/applies")
 def applies(game: str):
-    found = game_or_404(game)
-    term_name = (request.args.get("term") or "").strip()[:100]
-    date = (request.args.get("date") or "").strip()[:10]
-    version = (request.args.get("version") or "").strip()[:20]
+    found = game_or_404(game, "site.applies", **query_values())
+    term_name = term_name_arg()
+    date = (request.args.get("date") or "").strip()
+    version = (request.args.get("version") or "").strip()
     answer = None
     if term_name:
         try:
@@ -216,26 +155,30 @@ def card(game: str, slug: str):
 # -- forum linking --------------------------------------------------------------------
 @bp.route("/<game>/link", methods=["GET", "POST"])
 def link(game: str):
-    found = game_or_404(game)
+    found = game_or_404(game, "site.link" if request.method == "GET" else None, **query_values())
     text = request.form.get("text", "") if request.method == "POST" else request.args.get("text", "")
     fmt = (request.form.get("format") or request.args.get("format") or "markdown").lower()
     if fmt not in FORMATS:
         abort(400, f"format must be one of {', '.join(FORMATS)}")
-    result = linkify(store(), found, text[:20000], fmt, request.host_url) if text else None
+    result = linkify(store(), found, text[:20000], fmt, views.base_url()) if text else None
     return render_template("link.html", game=found, text=text, fmt=fmt, result=result, formats=FORMATS)
 
 
 # -- feed --------------------------------------------------------------------------
 @bp.route("/<game>/feed.atom")
 def feed(game: str):
-    found = game_or_404(game)
-    versions = store().versions(found)
-    entries = []
-    for before, after in zip(versions, versions[1:]):
-        data = answers.changes(store(), found.slug, before.label, after.label)
-        entries.append({"version": after, "previous": before, "data": data})
-    entries.reverse()
+    found = game_or_404(game, "site.feed")
+    entries = views.loaded().memo(("feed", found.slug), lambda: _feed_entries(found))
     updated = next((e["version"].date for e in entries if e["version"].date), None) or dt.date.today().isoformat()
     body = render_template("feed.atom.xml", game=found, entries=entries, updated=updated,
-                           base=request.host_url.rstrip("/"))
+                           base=views.base_url())
     return Response(body, mimetype="application/atom+xml")
+
+
+def _feed_entries(game) -> list[dict]:
+    """Each version's changes against the one before, newest first (a build never changes them)."""
+    versions = store().versions(game)
+    entries = [{"version": after, "previous": before, "data": answers.changes(store(), game.slug, before.label,
+                                                                               after.label)}
+               for before, after in itertools.pairwise(versions)]
+    return entries[::-1]

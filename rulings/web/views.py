@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import g, request, url_for
+from flask import current_app, g, request, url_for
 
 from ..graph import answers
 from ..graph.mentions import Target
@@ -23,8 +23,14 @@ def store():
     return g.loaded.store
 
 
+def base_url() -> str:
+    """Where the site is served: ``RULINGS_BASE_URL`` when set (so a crafted Host header cannot put
+    another site into canonical links, citations and feeds), else the request's own host."""
+    return (current_app.config["BASE_URL"] or request.host_url).rstrip("/")
+
+
 def absolute(path: str) -> str:
-    return request.host_url.rstrip("/") + path
+    return base_url() + path
 
 
 def term_href(game: Game, version: str | None = None):
