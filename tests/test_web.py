@@ -146,6 +146,9 @@ def test_feed_is_atom(client):
     entries = root.findall("{http://www.w3.org/2005/Atom}entry")
     assert [e.find("{http://www.w3.org/2005/Atom}title").text for e in entries][:2] == [
         "Version 1.5 (2023-05-18)", "Version 1.4.2 (2021-05-18)"]
+    content = entries[2].find("{http://www.w3.org/2005/Atom}content")
+    assert len(content) == 0 and content.text.startswith("<ul><li>")  # escaped HTML text, as RFC 4287 asks
+    assert "/marvel-champions/v/1.4/terms/" in content.text
 
 
 # -- JSON API ------------------------------------------------------------------------------
