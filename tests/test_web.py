@@ -214,3 +214,11 @@ def test_document_with_script_renders_inert(tmp_path):
         assert "<script>alert" not in html and 'href="javascript:' not in html
         assert "<img src=x" not in html and "<b>Evil" not in html
     assert "&lt;script&gt;" in client.get("/evil/terms/setup").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("url", ["/marvel-champions/v/1.5/terms/keywords", "/marvel-champions/terms/status-cards",
+                                 "/marvel-champions/cards/pepper-potts",
+                                 "/sentinels-of-the-multiverse/cards/absolute-zero"])
+def test_element_ids_are_unique_on_a_page(client, url):
+    ids = re.findall(r'\sid="([^"]+)"', client.get(url).get_data(as_text=True))
+    assert ids and len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)

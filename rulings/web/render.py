@@ -11,6 +11,7 @@ from ..graph.mentions import Linker, Target
 from ..markup import _md
 
 BLOCK_OPENERS = ("paragraph_open", "list_item_open")
+DEFINES = re.compile(r"[*_]*\s*(?:$|[:\u2014\u2013(.]|-\s)")  # what follows a name that opens its definition
 
 
 def render_rules(markdown: str, linker: Linker | None = None, self_slug: str | None = None,
@@ -20,8 +21,10 @@ def render_rules(markdown: str, linker: Linker | None = None, self_slug: str | N
 
     Mentions are never linked inside links or headings, nor to the page's own term.
     ``anchors`` prefixes per-paragraph ids ("p-1", "p-2", ...) used by copy-link buttons;
-    a paragraph that opens with a name in ``named`` (a sub-definition) gets that anchor instead.
+    the first paragraph that opens with a name in ``named`` (a sub-definition, "Guard: ...")
+    gets that anchor instead.
     """
+    named = dict(named or {})
     md = _md()
     tokens = md.parse(markdown or "")
     number = 0
@@ -33,11 +36,9 @@ def render_rules(markdown: str, linker: Linker | None = None, self_slug: str | N
             token.attrSet("id", f"{anchors}-{number}")
             opener = token
         if token.type == "inline" and named and opener is not None:
-            start = re.sub(r"^[*_\s-]+", "", token.content).lower()
-            for name, anchor in named.items():
-                if start.startswith(name.lower()):
-                    opener.attrSet("id", anchor)
-                    break
+            anchor = _named_anchor(token.content, named)
+            if anchor:
+                opener.attrSet("id", anchor)
             opener = None
         if token.type == "heading_open":
             in_heading = True
@@ -46,6 +47,16 @@ def render_rules(markdown: str, linker: Linker | None = None, self_slug: str | N
         elif token.type == "inline" and linker is not None and href is not None and not in_heading:
             token.children = _link_children(token.children or [], linker, self_slug, href)
     return md.renderer.render(tokens, md.options, {})
+
+
+def _named_anchor(content: str, named: dict[str, str]) -> str | None:
+    """The anchor of the sub-definition a paragraph defines, used once (ids are unique on a page)."""
+    start = re.sub(r"^[*_\s-]+", "", content).lower()
+    for name in named:
+        rest = start[len(name):] if start.startswith(name.lower()) else None
+        if rest is not None and DEFINES.match(rest):
+            return named.pop(name)
+    return None
 
 
 def _link_children(children: list[Token], linker: Linker, self_slug, href) -> list[Token]:

@@ -148,7 +148,7 @@ def ruling(game: str, slug: str):
 def card(game: str, slug: str):
     found = game_or_404(game, "site.card", slug=slug)
     row = card_or_404(found, slug)
-    rulings = [views.ruling_view(found, r) for r in row["rulings"]]
+    rulings = [views.ruling_view(found, r, anchors=f"{r['slug']}-p") for r in row["rulings"]]
     return render_template("card.html", game=found, card=row, rulings=rulings)
 
 

@@ -43,7 +43,7 @@ def term_href(game: Game, version: str | None = None):
 
 
 def render_for(game: Game, text: str, self_slug: str | None = None, version: VersionRow | None = None,
-               subdefs: list[dict] | None = None, caps_names: list[str] | None = None) -> str:
+               subdefs: list[dict] | None = None, caps_names: list[str] | None = None, anchors: str = "p") -> str:
     """Rules text as HTML, linking only terms that exist in the version shown."""
     latest = store().versions(game)[-1]
     linker = loaded().linker(game.id, game.slug, (version or latest).ordinal)
@@ -51,7 +51,7 @@ def render_for(game: Game, text: str, self_slug: str | None = None, version: Ver
         text = sentence_case(text, caps_names)
     named = {s["name"]: s["anchor"] for s in subdefs or []}
     return render_rules(text, linker, self_slug, term_href(game, version.label if version else None),
-                        named=named)
+                        anchors=anchors, named=named)
 
 
 def display_names(game: Game) -> list[str]:
@@ -143,14 +143,19 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         description=description, latest=latest)
 
 
-def ruling_view(game: Game, ruling: dict) -> dict:
+def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
+    """A ruling ready to show: ALL CAPS text in sentence case (once), rendered, citable.
+
+    ``anchors`` prefixes its paragraph ids; a page showing several rulings gives each its own.
+    """
     caps = bool(ruling["caps"])
-    names = display_names(game) if caps else None
+    names = display_names(game) if caps else []
+    shown = sentence_case(ruling["text"], names) if caps else ruling["text"]
     view = dict(ruling)
-    view["display_title"] = sentence_case(ruling["title"], names or []) if caps else ruling["title"]
-    view["html"] = render_for(game, ruling["text"], None, None, None, names)
+    view["display_title"] = sentence_case(ruling["title"], names) if caps else ruling["title"]
+    view["html"] = render_for(game, shown, anchors=anchors)
     view["original"] = ruling["text"] if caps else None
-    view["description"] = excerpt(sentence_case(ruling["text"], names or []) if caps else ruling["text"])
+    view["description"] = excerpt(shown)
     view["terms"] = [store().term(r[0]) for r in store().q(
         "SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling["id"])]
     path = url_for("site.ruling", game=game.slug, slug=ruling["slug"])
