@@ -11,6 +11,7 @@ import json
 import posixpath
 import re
 import shutil
+from collections import deque
 from pathlib import Path
 
 from .graph.store import Store
@@ -43,7 +44,7 @@ def relative(from_file: str, url: str) -> str:
 
 
 def urls(store: Store) -> list[str]:
-    """Every page worth exporting, in a stable order."""
+    """The pages to start from, in a stable order (the export also follows every link they hold)."""
     out = ["/", "/search"]
     for game in store.games():
         base = f"/{game.slug}"
@@ -62,6 +63,16 @@ def urls(store: Store) -> list[str]:
                 out.append(f"{base}/terms/{term.slug}/diff/{revisions[0].version}..{versions[-1].label}")
         out += [f"{base}/rulings/{r['slug']}" for r in store.rulings(game)]
         out += [f"{base}/cards/{c['slug']}" for c in store.cards(game)]
+    return out
+
+
+def linked_pages(html: str) -> list[str]:
+    """The site pages an HTML page links to (without query or anchor; not static files or the API)."""
+    out = []
+    for match in ATTR.finditer(html):
+        path = match.group(2).partition("#")[0].partition("?")[0]
+        if not path.startswith(("/static/", "/api/")):
+            out.append(path)
     return out
 
 
@@ -90,7 +101,10 @@ def export(settings: Settings, target: Path, base_url: str = "http://localhost/"
     store = Store(build)
     target.mkdir(parents=True, exist_ok=True)
     written, failed = 0, []
-    for url in urls(store):
+    queue = deque(urls(store))
+    seen = set(queue)
+    while queue:
+        url = queue.popleft()
         response = client.get(url, base_url=base_url)
         if response.status_code != 200:
             failed.append((url, response.status_code))
@@ -98,6 +112,10 @@ def export(settings: Settings, target: Path, base_url: str = "http://localhost/"
         file = page_file(url)
         body = response.get_data(as_text=True)
         if file.endswith(".html"):
+            for link in linked_pages(body):  # every page a page links to is exported too
+                if link not in seen:
+                    seen.add(link)
+                    queue.append(link)
             root = posixpath.relpath(".", posixpath.dirname(file) or ".")
             root = "" if root == "." else root + "/"
             body = body.replace('<meta name="rulings-static" content="1">',

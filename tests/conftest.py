@@ -97,3 +97,18 @@ def app(store_dir):
 @pytest.fixture(scope="session")
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def exported_site(store_dir, tmp_path_factory) -> Path:
+    """``rulings export`` of the bundled corpus, run as a user would."""
+    import os
+    import subprocess
+    import sys
+
+    target = tmp_path_factory.mktemp("export") / "site"
+    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
+    done = subprocess.run([sys.executable, "-m", "rulings", "export", str(target)], env=env, capture_output=True,
+                          text=True, check=True)
+    assert "not exported" not in done.stderr, done.stderr
+    return target

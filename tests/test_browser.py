@@ -138,12 +138,8 @@ def test_mobile_viewport_has_no_horizontal_scroll(browser, server, path):
     context.close()
 
 
-def test_static_export_browsed_from_disk(page, store_dir, tmp_path):
-    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
-    target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "rulings", "export", str(target)], env=env, check=True,
-                   capture_output=True)
-    page.goto((target / "marvel-champions" / "index.html").as_uri())
+def test_static_export_browsed_from_disk(page, exported_site):
+    page.goto((exported_site / "marvel-champions" / "index.html").as_uri())
     expect(page.locator("h1")).to_have_text("Marvel Champions: The Card Game")
     page.locator("#glossary a", has_text="Surge").first.click()
     expect(page.locator("h1")).to_have_text("Surge")
