@@ -24,7 +24,7 @@ for _ in range(20):
 print(summary("search (all games)", samples))
 typo = timed(lambda: searcher.search("quickstrke"), 200)
 print(summary("search with typo correction", typo))
-print(summary("completion 'ac'", timed(lambda: searcher.complete("ac"), 500)))
+print(summary("completion 'ac'", timed(lambda: searcher.completions.complete("ac"), 500)))
 
 start = time.perf_counter()
 count = write_index(build / "graph.sqlite", Path(build.parent / "reindex"))

@@ -80,12 +80,12 @@ def test_snippets_highlight_the_words(searcher):
 
 
 def test_completion(searcher):
-    names = [c["name"] for c in searcher.complete("acc", game="marvel-champions")]
+    names = [c["name"] for c in searcher.completions.complete("acc", game="marvel-champions")]
     assert names[:2] == ["Acceleration Icon", "Acceleration Token"]
-    assert "Villain Phase" in [c["name"] for c in searcher.complete("phase", game="marvel-champions")]
-    assert searcher.complete("") == []
-    assert all(c["game"] == "vs-system-2pcg" for c in searcher.complete("s", game="vs-system-2pcg"))
-    guard = searcher.complete("guard")[0]  # across games, the game is named for the reader
+    assert "Villain Phase" in [c["name"] for c in searcher.completions.complete("phase", game="marvel-champions")]
+    assert searcher.completions.complete("") == []
+    assert all(c["game"] == "vs-system-2pcg" for c in searcher.completions.complete("s", game="vs-system-2pcg"))
+    guard = searcher.completions.complete("guard")[0]  # across games, the game is named for the reader
     assert guard["game_name"] == "Marvel Champions: The Card Game"
 
 

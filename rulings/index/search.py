@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import threading
 import unicodedata
-from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +19,8 @@ from whoosh import collectors
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
-from ..ingest.text import fold, name_key
+from ..ingest.text import name_key
+from .completion import Completions
 from .schema import QUESTION_WORDS
 
 MAX_QUERY_CHARS = 200
@@ -101,7 +100,7 @@ class Searcher:
         self.history = whoosh_index.open_dir(str(build / "index"), indexname=HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
         self._local = threading.local()
-        self._completions = _load_completions(build / "graph.sqlite")
+        self.completions = Completions(build / "graph.sqlite")
 
     @property
     def searcher(self):
@@ -331,49 +330,3 @@ class Searcher:
         parts = sorted({re.escape(w) for w in words if w not in QUESTION_WORDS} |
                        {re.escape(s) for s in stems if len(s) > 2}, key=len, reverse=True)
         return re.compile(r"\b(?:" + "|".join(parts) + r")\w*", re.I) if parts else None
-
-    # -- completion ---------------------------------------------------------
-    def complete(self, prefix: str, game: str | None = None, limit: int = 8) -> list[dict]:
-        """Term names starting with (or having a word starting with) ``prefix``."""
-        key = fold(prefix or "").lower().strip()
-        if not key:
-            return []
-        names, entries = self._completions
-        out, seen = [], set()
-        start = bisect_left(names, key)
-        for i in range(start, len(names)):
-            if not names[i].startswith(key):
-                break
-            self._add_completion(entries[i], game, out, seen)
-        if len(out) < limit:
-            for i, name in enumerate(names):
-                if f" {key}" in f" {name}" and not name.startswith(key):
-                    self._add_completion(entries[i], game, out, seen)
-                if len(out) >= limit * 3:
-                    break
-        out.sort(key=lambda e: (e["kind"] == "section", not e["name"].lower().startswith(key), len(e["name"]),
-                                e["name"]))
-        return out[:limit]
-
-    @staticmethod
-    def _add_completion(entry: dict, game: str | None, out: list, seen: set) -> None:
-        if game and entry["game"] != game:
-            return
-        ident = (entry["game"], entry["url"])
-        if ident not in seen:
-            seen.add(ident)
-            out.append(entry)
-
-
-def _load_completions(graph: Path) -> tuple[list[str], list[dict]]:
-    conn = sqlite3.connect(f"file:{graph}?mode=ro&immutable=1", uri=True)
-    rows = conn.execute(
-        "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n JOIN terms t ON t.id = n.term_id "
-        "JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
-        "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank").fetchall()
-    conn.close()
-    pairs = sorted({(fold(name).lower(), display, slug, game, kind, game_name)
-                    for name, display, slug, game, kind, game_name in rows})
-    return ([p[0] for p in pairs],
-            [{"name": p[1], "matched": p[0], "game": p[3], "game_name": p[5], "kind": p[4],
-              "url": f"/{p[3]}/terms/{p[2]}"} for p in pairs])

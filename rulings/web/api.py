@@ -144,8 +144,9 @@ def search():
 @bp.route("/complete")
 def complete():
     args = search_args(default_limit=8)
-    return jsonify(views.loaded().searcher.complete(args.query[:100], args.game.slug if args.game else None,
-                                                    max(1, min(args.limit, 20))))
+    completions = views.loaded().searcher.completions
+    return jsonify(completions.complete(args.query[:100], args.game.slug if args.game else None,
+                                        max(1, min(args.limit, 20))))
 
 
 @bp.route("/<game>/rulings/<slug>")

@@ -1,0 +1,55 @@
+"""Search-as-you-type: term names completing what has been typed, per game or across all games.
+
+Every name is filed under its whole folded form and under each later word ("villain phase" is
+also found by "pha"), in sorted lists bisected per keystroke, so a completion costs the same
+for three games as for thousands.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from bisect import bisect_left
+from pathlib import Path
+
+from ..ingest.text import fold
+
+SCAN = 200  # keys looked at per keystroke at most (plenty to fill a short list)
+
+
+class Completions:
+    def __init__(self, graph: Path):
+        conn = sqlite3.connect(f"file:{graph}?mode=ro&immutable=1", uri=True)
+        rows = conn.execute(
+            "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n "
+            "JOIN terms t ON t.id = n.term_id JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
+            "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank").fetchall()
+        conn.close()
+        keyed: set[tuple] = set()
+        for name, display, slug, game, kind, game_name in rows:
+            words = fold(name).lower().split()
+            for i in range(len(words)):
+                keyed.add((" ".join(words[i:]), display, slug, game, kind, game_name))
+        self._scopes: dict[str | None, tuple[list[str], list[dict]]] = {}
+        for key, display, slug, game, kind, game_name in sorted(keyed):
+            entry = {"name": display, "matched": key, "game": game, "game_name": game_name, "kind": kind,
+                     "url": f"/{game}/terms/{slug}"}
+            for scope in (None, game):
+                keys, entries = self._scopes.setdefault(scope, ([], []))
+                keys.append(key)
+                entries.append(entry)
+
+    def complete(self, prefix: str, game: str | None = None, limit: int = 8) -> list[dict]:
+        """Names starting with ``prefix`` (or with a word starting with it), whole-name matches first."""
+        typed = " ".join(fold(prefix or "").lower().split())
+        keys, entries = self._scopes.get(game, ([], []))
+        if not typed or not keys:
+            return []
+        found: dict[tuple[str, str], dict] = {}
+        start = bisect_left(keys, typed)
+        for i in range(start, min(start + SCAN, len(keys))):
+            if not keys[i].startswith(typed):
+                break
+            found.setdefault((entries[i]["game"], entries[i]["url"]), entries[i])
+        ranked = sorted(found.values(), key=lambda e: (e["kind"] == "section", not fold(e["name"]).lower()
+                                                       .startswith(typed), len(e["name"]), e["name"]))
+        return ranked[:limit]
