@@ -37,6 +37,19 @@ def test_typo_tolerance_and_did_you_mean(searcher):
     assert searcher.search("surge", game="marvel-champions").did_you_mean is None
 
 
+def test_spelling_correction_is_bounded_per_query(searcher):
+    words = ["quickstrke", "gaurd", "obligaton", "elimnated", "villian", "tougness"]
+    corrected, changed = searcher.correct(words + ["QuickStrke"])
+    assert changed and corrected[:4] == ["quickstrike", "guard", "obligation", "eliminated"]
+    assert corrected[4:6] == ["villian", "tougness"]  # past the cap: left as typed, never a fuzzy scan each
+    assert corrected[6] == "quickstrike"  # a repeated word is looked up once
+
+
+def test_quoting_one_word_searches_it_as_across_all_games(searcher):
+    assert str(searcher.build_query('"card"', broad=True)) == str(searcher.build_query("card", broad=True))
+    assert "name_keys:guard" in str(searcher.build_query('"guard"', broad=True))
+
+
 def test_all_caps_source_matches_lower_case_query(searcher):
     hits = searcher.search("flame barrier", game="sentinels-of-the-multiverse").hits
     assert hits[0].title == "Flame Barrier" and hits[0].kind == "ruling"

@@ -24,6 +24,7 @@ from .completion import Completions
 from .schema import QUESTION_WORDS
 
 MAX_QUERY_CHARS = 200
+MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
 KINDS = {"term": "term", "terms": "term", "entry": "term", "definition": "subdefinition",
          "subdefinition": "subdefinition", "keyword": "subdefinition", "section": "section", "sections": "section",
          "ruling": "ruling", "rulings": "ruling", "faq": "ruling", "errata": "ruling", "clarification": "ruling"}
@@ -123,27 +124,23 @@ class Searcher:
         return [t.text for t in self.analyzer(text)]
 
     def correct(self, words: list[str]) -> tuple[list[str], bool]:
-        """Replace words the index has never seen by the closest word it has (edit distance 1-2)."""
+        """Replace words the index has never seen by the closest word it has (edit distance 1-2).
+
+        At most ``MAX_CORRECTED`` distinct words are looked up: a query of random words
+        must not cost a fuzzy scan of the vocabulary per word.
+        """
         reader = self.searcher.reader()
-        out, changed = [], False
-        for word in words:
-            lower = word.lower()
-            if len(lower) < 4 or not lower.isalpha() or reader.doc_frequency("spell", lower) > 0:
-                out.append(word)
-                continue
-            best = None
+        unknown = [w for w in dict.fromkeys(word.lower() for word in words)
+                   if len(w) >= 4 and w.isalpha() and reader.doc_frequency("spell", w) == 0]
+        fixes: dict[str, str] = {}
+        for lower in unknown[:MAX_CORRECTED]:
             for distance in (1, 2):
                 candidates = [(reader.doc_frequency("spell", c), c)
                               for c in reader.terms_within("spell", lower, distance, prefix=1)]
                 if candidates:
-                    best = max(candidates)[1]
+                    fixes[lower] = max(candidates)[1]
                     break
-            if best and best != lower:
-                out.append(best)
-                changed = True
-            else:
-                out.append(word)
-        return out, changed
+        return [fixes.get(word.lower(), word) for word in words], bool(fixes)
 
     # -- queries ----------------------------------------------------------
     def build_query(self, text: str, broad: bool = False) -> Q.Query | None:
@@ -153,32 +150,36 @@ class Searcher:
         be telling; across thousands of games the answer is an entry *named* by the query,
         and walking every body that says "card" would cost seconds.
         """
-        phrases = re.findall(r'"([^"]+)"', text)
-        rest = re.sub(r'"[^"]*"', " ", text)
-        tokens = self.tokens(rest)
+        quoted = [self.tokens(phrase) for phrase in re.findall(r'"([^"]+)"', text)]
+        phrases = [words for words in quoted if len(words) > 1]
+        tokens = self.tokens(re.sub(r'"[^"]*"', " ", text)) + [words[0] for words in quoted if len(words) == 1]
+        unquoted = text.replace('"', " ")
         reader = self.searcher.reader()
         clauses: list[Q.Query] = []
         if broad:
             # Across every game: an entry named exactly so, word pairs, and only telling single words.
-            rare = max(50, int(0.005 * reader.doc_count()))
-            clauses.append(Q.Term("name_keys", name_key(rest), boost=3.0))
-            for token in self.selective(tokens):
-                clauses += [Q.Term(f, token) for f in ("title", "names", "body")
-                            if 0 < reader.doc_frequency(f, token) <= rare]
-            if len(clauses) == 1 and tokens:  # every word is common: titles with the rarest one
+            limit = max(50, int(0.005 * reader.doc_count()))
+
+            def rare(field: str, token: str) -> bool:
+                return 0 < reader.doc_frequency(field, token) <= limit
+
+            if name_key(unquoted):
+                clauses.append(Q.Term("name_keys", name_key(unquoted), boost=3.0))
+            telling = [Q.Term(f, token) for token in self.selective(tokens)
+                       for f in ("title", "names", "body") if rare(f, token)]
+            clauses += telling
+            if not telling and tokens:  # every word is common: titles with the rarest one
                 rarest = min(tokens, key=lambda t: reader.doc_frequency("title", t))
                 clauses += [Q.Term("title", rarest), Q.Term("names", rarest)]
         else:
             for token in self.selective(tokens):  # one flat disjunction: nested ones cost Whoosh dearly
                 clauses += [Q.Term(f, token) for f in self.FIELDS]
-        for phrase in phrases:  # "quoted words" must stand together
-            words = self.tokens(phrase)
-            if len(words) > 1:
-                clauses += [Q.Phrase(f, words, slop=1, boost=2.0) for f in ("title", "body")]
-            elif words:
-                clauses += [Q.Term(f, words[0]) for f in self.FIELDS]
+        for words in phrases:  # "quoted words" must stand together (in body text only if a word is telling)
+            fields = ("title", "body") if not broad or any(rare("body", w) for w in words) else ("title",)
+            clauses += [Q.Phrase(f, words, slop=1, boost=2.0) for f in fields]
         # Words that stand together in the question and in the text: one indexed pair each.
-        for a, b in zip(tokens, tokens[1:]):
+        paired = self.tokens(unquoted)
+        for a, b in zip(paired, paired[1:]):
             clauses.append(Q.Term("pairs", f"{a}_{b}", boost=1.5))
         if not clauses:
             return None
