@@ -24,7 +24,6 @@
   });
 
   // -- search as you type ---------------------------------------------------
-  var staticIndex = null;
   function staticSearch(query, game) {
     var words = query.toLowerCase().split(/[^a-z0-9+]+/).filter(function (w) { return w.length > 1; });
     if (!words.length || !window.RULINGS_INDEX) { return []; }

@@ -221,7 +221,7 @@ class Store:
                                                 "WHERE rt.term_id = ? ORDER BY r.id", term.id)]
 
     def cards(self, game: Game) -> list[dict]:
-        return [dict(slug=r[0], name=r[1], kind=r[2], card_set=r[3], number=r[4], rulings=r[5]) for r in self.q(
+        return [dict(slug=r[0], name=r[1], kind=r[2], card_set=r[3], number=r[4], ruling_count=r[5]) for r in self.q(
             "SELECT c.slug, c.name, c.kind, c.card_set, c.number, COUNT(rc.ruling_id) FROM cards c "
             "LEFT JOIN ruling_cards rc ON rc.card_id = c.id WHERE c.game_id = ? GROUP BY c.id "
             "ORDER BY c.name COLLATE NOCASE", game.id)]

@@ -104,7 +104,7 @@ class Searcher:
         self.completions = Completions(build / "graph.sqlite")
 
     @property
-    def searcher(self):
+    def current_searcher(self):
         """This thread's searcher over the texts in force now."""
         searcher = getattr(self._local, "searcher", None)
         if searcher is None:
@@ -129,7 +129,7 @@ class Searcher:
         At most ``MAX_CORRECTED`` distinct words are looked up: a query of random words
         must not cost a fuzzy scan of the vocabulary per word.
         """
-        reader = self.searcher.reader()
+        reader = self.current_searcher.reader()
         unknown = [w for w in dict.fromkeys(word.lower() for word in words)
                    if len(w) >= 4 and w.isalpha() and reader.doc_frequency("spell", w) == 0]
         fixes: dict[str, str] = {}
@@ -154,7 +154,7 @@ class Searcher:
         phrases = [words for words in quoted if len(words) > 1]
         tokens = self.tokens(re.sub(r'"[^"]*"', " ", text)) + [words[0] for words in quoted if len(words) == 1]
         unquoted = text.replace('"', " ")
-        reader = self.searcher.reader()
+        reader = self.current_searcher.reader()
         clauses: list[Q.Query] = []
         if broad:
             # Across every game: an entry named exactly so, word pairs, and only telling single words.
@@ -192,7 +192,7 @@ class Searcher:
         makes every search walk most of the index.
         """
         unique = list(dict.fromkeys(tokens))
-        reader = self.searcher.reader()
+        reader = self.current_searcher.reader()
         total = max(reader.doc_count(), 1)
         common = {t for t in unique if reader.doc_frequency("body", t) > 0.15 * total}
         return [t for t in unique if t not in common] or unique
@@ -245,7 +245,7 @@ class Searcher:
         if query is None:
             return []
         tokens = set(self.selective(self.tokens(text.replace('"', " "))))
-        found = self._candidates(self.searcher, query, filters, limit)
+        found = self._candidates(self.current_searcher, query, filters, limit)
         if version:  # a past version's texts live in the history index too
             found += self._candidates(self.history_searcher, query, filters, limit)
         presence = {}

@@ -42,7 +42,7 @@ def game_home(game: str):
     names = views.display_names(found)
     return render_template("game.html", game=found, versions=st.versions(found), az=views.az(terms),
                            sections=sections, documents=st.documents(found), groups=groups,
-                           cards=[c for c in st.cards(found) if c["rulings"]], term_count=len(terms),
+                           cards=[c for c in st.cards(found) if c["ruling_count"]], term_count=len(terms),
                            sentence=lambda text, caps: views.sentence_case(text, names) if caps else text)
 
 
