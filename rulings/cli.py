@@ -91,8 +91,8 @@ def build(obj: Context, corpus_override: str | None, full: bool, as_json: bool) 
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    for warning in data["warnings"]:
-        click.echo(f"warning: {warning}", err=True)
+    for warning in data["warnings"]:  # "file:line: warning: message"
+        click.echo(warning, err=True)
     for suggestion in data["suggestions"]:
         click.echo(f"suggestion: {suggestion}", err=True)
     counts = data["counts"]

@@ -111,6 +111,13 @@ def test_patch_with_partial_quote(cli):
     assert "damage is that dealt" in cli.json("applies", "mc", "Excess Damage", "--version", "1.4")[0]["text"]
 
 
+def test_patch_quoting_a_whole_sentence(cli):
+    data, _ = cli.json("applies", "mc", "Encounter Card", "--version", "1.4.2")
+    assert data["change"] == "patched" and data["complete"] is True
+    assert "There are eight encounter card types:" in data["text"]
+    assert "treachery cards, and villain cards.\n" in data["text"] and ".." not in data["text"]
+
+
 def test_added_bullet_patch(cli):
     data, _ = cli.json("applies", "mc", "Main Scheme", "--version", "1.4.2")
     assert data["text"].rstrip().endswith("- Main scheme cards cannot be discarded from play.")

@@ -37,7 +37,9 @@ class Version:
 
 
 def version_key(label: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"[.\-]", label))
+    """Sort key for labels: "1.4.2" after "1.4", "1.10" after "1.9"; numbers before words ("2e")."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower())
+                 for part in re.findall(r"\d+|[^\d.\-]+", label))
 
 
 @dataclass
@@ -267,9 +269,8 @@ class Assembler:
                     self.index.add_term(term)
             seen[id(term)] = entry
             self.apply_entry(term, entry, label, spec, how)
-        touched: dict[int, Revision] = {}
         for patch in patches:
-            self.apply_patch(patch, label, spec, touched)
+            self.apply_patch(patch, label, spec)
 
     def current(self, term: Term) -> Revision | None:
         return term.revisions[-1] if term.revisions else None
@@ -318,11 +319,16 @@ class Assembler:
                 revision.notes.append("The earlier text was not fully known, so neither is this one.")
         term.revisions.append(revision)
 
-    def apply_patch(self, patch: Patch, label: str, spec, touched: dict[int, Revision]) -> None:
+    def apply_patch(self, patch: Patch, label: str, spec) -> None:
+        """One patch line; every patch of a version to one term lands in that term's one revision."""
         where = spec.display_path
         if patch.op == "add-section":
             entry = Entry("section", [self.canonical(patch.target or f"Page {patch.page} section")], patch.line)
-            term = self.index.get(entry.names[0], "versioned") or self.new_term(entry, spec, "versioned")
+            if self.index.get(entry.names[0], "versioned") is not None:
+                self.warn(where, patch.line, f"{label} says it added the section \u201c{entry.names[0]}\u201d, "
+                          "which already exists; not applied")
+                return
+            term = self.new_term(entry, spec, "versioned")
             term.revisions.append(Revision(label, entry.names[0], [], "introduced", False,
                                            self.source(spec, patch.line, version=label, page=patch.page),
                                            notes=[f"{label} added this section (p. {patch.page}); the "
@@ -336,16 +342,15 @@ class Assembler:
             self.warn(where, patch.line, f"patch names \u201c{patch.target}\u201d, which no earlier version "
                       "defines; not applied")
             return
-        revision = touched.get(id(term))
-        if revision is None:
-            prev = self.current(term)
+        revision = self.current(term)
+        if revision.version != label:  # the first change to this term in this version
+            prev = revision
             revision = Revision(label, prev.name, deepcopy(prev.blocks), "patched", prev.complete,
                                 self.source(spec, patch.line, version=label, page=patch.page),
                                 list(prev.see_also), list(prev.redirect), deepcopy(prev.subdefs), [])
             if not prev.complete:
                 revision.notes.append("The text before this patch was not fully known.")
             term.revisions.append(revision)
-            touched[id(term)] = revision
         if patch.op == "rework":
             revision.change = "reworked"
             revision.complete = False

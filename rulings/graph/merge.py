@@ -20,7 +20,7 @@ import re
 from copy import copy
 
 from ..ingest.model import Block
-from ..ingest.text import containment, fold, name_key, similarity, words
+from ..ingest.text import QUOTES, containment, fold, name_key, similarity, words
 
 MATCH = 0.5
 ABSORB = 0.8
@@ -114,13 +114,9 @@ def _in_place_of(old: Block, new: Block) -> Block:
 
 
 # -- patch lines ------------------------------------------------------------
-_SAME_LENGTH = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
-                              "\u2013": "-", "\u2014": "-", "\u00a0": " "})
-
-
 def _norm(text: str) -> str:
     """Same-length normalisation, so positions found in it are positions in the original."""
-    return text.translate(_SAME_LENGTH).lower()
+    return "".join(c if len(low := c.lower()) != 1 else low for c in text.translate(QUOTES))
 
 
 def quote_core(quote: str) -> tuple[str, bool]:
@@ -141,8 +137,8 @@ def replace_quote(blocks: list[Block], old: str, new: str) -> bool:
         at = _norm(block.text).find(needle)
         if at >= 0:
             end = at + len(needle)
-            replacement = new_core.rstrip(".") if not old_core.endswith(".") else new_core
-            block.text = block.text[:at] + replacement + block.text[end:]
+            # The needle stops before a final period, which stays in the text: the new words bring none.
+            block.text = block.text[:at] + new_core.rstrip(".") + block.text[end:]
             return True
     return False
 
