@@ -9,6 +9,7 @@ keep using it until they reopen.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -25,7 +26,7 @@ from .graph.builder import create_schema, write_game
 from .graph.history import Assembler
 from .ingest.corrections import apply_corrections
 from .ingest.manifest import discover_games, load_manifest
-from .ingest.parsers import parse, parser_for
+from .ingest.parsers import parse
 from .ingest.source import read_source
 from .settings import Settings
 
@@ -47,6 +48,7 @@ class BuildReport:
                 "suggestions": [d.message for d in self.diagnostics if d.level == "suggestion"]}
 
 
+@functools.cache
 def code_fingerprint() -> str:
     """Changes to the parsers or the graph make old builds stale too."""
     digest = hashlib.sha256(__version__.encode())
@@ -181,25 +183,10 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
         create_schema(conn)
     wanted = set(changed)
     for game_dir in (g for g in games if g.name in wanted):
-        manifest = load_manifest(game_dir)
-        sources = []
-        for spec in manifest.documents:
-            source = read_source(spec)
-            try:
-                parsed = parse(source)
-            except Exception as exc:  # a parser bug must still name the document, not print a traceback
-                raise CorpusError(spec.display_path, f"could not be parsed ({type(exc).__name__}: {exc}); "
-                                  "please report this document") from exc
-            apply_corrections(spec, parsed, manifest.corrections)
-            sources.append((spec, source, parsed, parser_for(source).name))
-            progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
-        assembly = Assembler(manifest, [(s, p) for s, _, p, _ in sources]).run()
-        write_game(conn, manifest, sources, assembly)
-        for _, _, parsed, _ in sources:
-            report.diagnostics.extend(d for d in parsed.diagnostics if d not in report.diagnostics)
-        report.diagnostics.extend(assembly.diagnostics)
-        report.diagnostics.extend(Diagnostic("suggestion", f"corpus/{manifest.slug}", None, s)
-                                  for s in assembly.suggestions)
+        _build_game(conn, game_dir, progress)
+    # Every game's warnings and suggestions, those carried over unchanged included.
+    report.diagnostics = [Diagnostic(*row) for row in conn.execute(
+        "SELECT level, path, line, message FROM diagnostics ORDER BY rowid")]
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('built_at', ?)", (str(time.time()),))
     conn.commit()
     conn.execute("ANALYZE")
@@ -220,6 +207,30 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     report.counts = totals
     report.state = {"games": fingerprints, "code": code_fingerprint(), "keep_words": words}
     return report
+
+
+def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
+    """Parse one game's documents, assemble its versions and write it into the graph."""
+    manifest = load_manifest(game_dir)
+    sources = []
+    for spec in manifest.documents:
+        source = read_source(spec)
+        try:
+            parsed = parse(source)
+        except Exception as exc:  # a parser bug must still name the document, not print a traceback
+            raise CorpusError(spec.display_path, f"could not be parsed ({type(exc).__name__}: {exc}); "
+                              "please report this document") from exc
+        apply_corrections(spec, parsed, manifest.corrections)
+        sources.append((spec, source, parsed))
+        progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
+    try:
+        assembly = Assembler(manifest, [(spec, parsed) for spec, _, parsed in sources]).run()
+        write_game(conn, manifest, sources, assembly)
+    except CorpusError:
+        raise
+    except Exception as exc:  # likewise for the versions and the graph: name the game
+        raise CorpusError(f"corpus/{manifest.slug}", f"could not be assembled ({type(exc).__name__}: {exc}); "
+                          "please report this game") from exc
 
 
 def _swap_current(store: Path, final: Path) -> None:

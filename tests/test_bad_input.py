@@ -94,10 +94,19 @@ def test_manifest_naming_a_missing_file(tiny):
     ('[game]\naliases = ["t"]\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\n', "[game] needs a name", 1),
     (GOOD_TOML.replace("[[documents]]", "[documents]"), "write [[documents]], not [documents]", 3),
     (GOOD_TOML + '[[renames]]\nfrom = "A"\n', "[[renames]] needs from", 7),
+    (GOOD_TOML + 'version = "1"\n[[documents]]\nfile = "other.txt"\nkind = "faq"\nversion = "1 .2"\n',
+     "version '1 .2' must look like 1.4", 11),  # the line of the second document, not the first
+    (GOOD_TOML + '[[documents]]\nfile = "Rules.md"\nkind = "faq"\n',
+     "'Rules.md' and 'rules.txt' would share the URL name 'rules'", 8),
+    (GOOD_TOML + "version = 1.10\n", 'write the version as a string, e.g. "1.1"', 7),
+    (GOOD_TOML + 'official = "false"\n', "official must be true or false", 7),
+    ('renames = 5\n' + GOOD_TOML, "renames must be an array of tables", 1),
+    (GOOD_TOML + '[[versions]]\ndate = 2020-01-01\n', "[[versions]] needs label", 7),
 ])
 def test_malformed_manifests(tiny, toml, message, line):
     corpus, store = tiny
     (corpus / "tiny" / "other.txt").write_text(GOOD_TEXT)
+    (corpus / "tiny" / "Rules.md").write_text(GOOD_TEXT)
     (corpus / "tiny" / "game.toml").write_text(toml)
     rebuild_fails(corpus, store, message, line)
 

@@ -129,6 +129,8 @@ def test_incremental_build_rebuilds_only_what_changed(corpus_copy, tmp_path):
     store = Store(current_build(settings.store))
     assert store.game("vs-system-2pcg").name == "Vs. System"
     full = build(Settings.resolve(corpus_copy, tmp_path / "full"), progress=lambda _: None, incremental=False)
+    assert sorted(map(str, second.diagnostics)) == sorted(map(str, full.diagnostics))  # carried-over games too
+    assert any("Dash (Value)" in str(d) for d in second.diagnostics)  # a Marvel Champions suggestion
     other = Store(full.build)
     for game in store.games():
         mine = [(t.name, t.slug) for t in store.terms(game, ("entry", "keyword", "section"))]

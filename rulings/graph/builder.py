@@ -51,18 +51,18 @@ def term_order(terms: list[Term]) -> list[Term]:
 
 
 def write_game(conn: sqlite3.Connection, manifest: GameManifest,
-               sources: list[tuple[DocumentSpec, Source, ParsedDocument, str]], assembly: Assembly) -> dict:
+               sources: list[tuple[DocumentSpec, Source, ParsedDocument]], assembly: Assembly) -> None:
     cur = conn.cursor()
     cur.execute("INSERT INTO games (slug, name, aliases) VALUES (?, ?, ?)",
                 (manifest.slug, manifest.name, _json(manifest.aliases)))
     game_id = cur.lastrowid
     doc_ids: dict[str, int] = {}
-    for spec, source, parsed, parser in sources:
+    for spec, source, parsed in sources:
         cur.execute("INSERT INTO documents (game_id, slug, file, kind, title, version, date, official, sha256, "
                     "encoding, parser, lines) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     (game_id, spec.slug, spec.file, spec.kind, spec.title, spec.version or parsed.version_label,
                      spec.date.isoformat() if spec.date else None, int(spec.official), source.sha256,
-                     source.encoding, parser, len(source.lines)))
+                     source.encoding, parsed.parser, len(source.lines)))
         doc_ids[spec.slug] = cur.lastrowid
         cur.executemany("INSERT INTO furniture (document_id, line, reason) VALUES (?,?,?)",
                         [(cur.lastrowid, line, why) for line, why in sorted(parsed.furniture.items())])
@@ -183,7 +183,7 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
 
     ruling_slugs = SlugBook()
     count = 0
-    for spec, _, parsed, _ in sources:
+    for spec, _, parsed in sources:
         for ruling in parsed.rulings:
             count += 1
             slug = ruling_slugs.claim(ruling_slug(ruling))
@@ -205,12 +205,10 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
             for found in about:
                 if found.slug in by_slug:
                     cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, by_slug[found.slug]))
-    diagnostics = [d for _, _, parsed, _ in sources for d in parsed.diagnostics] + assembly.diagnostics
+    diagnostics = [d for _, _, parsed in sources for d in parsed.diagnostics] + assembly.diagnostics
     cur.executemany("INSERT INTO diagnostics VALUES (?,?,?,?,?)",
                     [(manifest.slug, d.level, d.path, d.line, d.message) for d in diagnostics] +
                     [(manifest.slug, "suggestion", f"corpus/{manifest.slug}", None, s) for s in assembly.suggestions])
-    return {"terms": len(term_ids), "rulings": count, "versions": len(assembly.versions),
-            "documents": len(sources), "cards": len(card_ids)}
 
 
 def delete_game(conn: sqlite3.Connection, slug: str) -> None:

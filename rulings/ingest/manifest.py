@@ -28,7 +28,6 @@ class DocumentSpec:
     date: dt.date | None = None
     official: bool = True
     furniture: tuple[str, ...] = ()
-    extra: tuple[tuple[str, str], ...] = ()
 
     @property
     def slug(self) -> str:
@@ -107,6 +106,24 @@ def _as_date(value, where: str, text: str, key: str) -> dt.date | None:
                       _line_of(text, key, str(value)))
 
 
+def _version_label(value, where: str, line: int | None) -> str:
+    """A version label as written. A bare number is refused when TOML would change it (1.10 reads as 1.1)."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise CorpusError(where, f"write the version as a string, e.g. \"{value}\": a bare 1.10 reads as 1.1", line)
+    label = str(value) if isinstance(value, int) else value
+    if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z.\-]*", label):
+        raise CorpusError(where, f"version {value!r} must look like 1.4 or 1.4.2", line)
+    return label
+
+
+def _tables(data: dict, key: str, where: str, text: str) -> list:
+    """An optional array of tables (``[[key]]``)."""
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise CorpusError(where, f"{key} must be an array of tables: write [[{key}]]", _line_of(text, key))
+    return items
+
+
 def load_manifest(game_dir: Path) -> GameManifest:
     """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line."""
     path = game_dir / MANIFEST
@@ -144,21 +161,26 @@ def load_manifest(game_dir: Path) -> GameManifest:
         raise CorpusError(where, "no [[documents]]: describe at least one document")
     documents: list[DocumentSpec] = []
     seen_files: set[str] = set()
+    seen_slugs: dict[str, str] = {}
     seen_versions: dict[tuple[str, str], str] = {}
-    known = {"file", "kind", "title", "version", "date", "official", "furniture"}
     for number, doc in enumerate(docs_data, 1):
         label = f"[[documents]] #{number}"
         if not isinstance(doc, dict):
             raise CorpusError(where, f"{label} must be a table")
         file = doc.get("file")
         if not isinstance(file, str) or not file:
-            raise CorpusError(where, f"{label} needs file = \"...\"", _line_of(text, "[[documents]]"))
+            raise CorpusError(where, f"{label} needs file = \"...\"", _line_in_block(text, "[[documents]]", number))
         if "/" in file or "\\" in file or file.startswith("."):
             raise CorpusError(where, f"{label}: file {file!r} must be a plain file name in {slug}/",
                               _line_of(text, "file", file))
         if file in seen_files:
             raise CorpusError(where, f"{label}: file {file!r} is listed twice", _line_of(text, "file", file))
         seen_files.add(file)
+        doc_slug = slugify(Path(file).stem)
+        if doc_slug in seen_slugs:
+            raise CorpusError(where, f"{label}: {file!r} and {seen_slugs[doc_slug]!r} would share the URL name "
+                              f"{doc_slug!r}; rename one of the files", _line_of(text, "file", file))
+        seen_slugs[doc_slug] = file
         kind = doc.get("kind")
         if kind not in KINDS:
             raise CorpusError(where, f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})",
@@ -166,11 +188,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         title = doc.get("title") or Path(file).stem.replace("-", " ").title()
         version = doc.get("version")
         if version is not None:
-            if isinstance(version, (int, float)):
-                version = str(version)
-            if not isinstance(version, str) or not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z.\-]*", version):
-                raise CorpusError(where, f"{label}: version {version!r} must look like 1.4 or 1.4.2",
-                                  _line_of(text, "version"))
+            version = _version_label(version, where, _line_in_block(text, "[[documents]]", number, "version"))
             key = (kind, version)
             if key in seen_versions:
                 raise CorpusError(where, f"{label}: duplicate version {version} for kind {kind} "
@@ -178,6 +196,10 @@ def load_manifest(game_dir: Path) -> GameManifest:
                                   _line_in_block(text, "[[documents]]", number, "version", version))
             seen_versions[key] = file
         date = _as_date(doc.get("date"), where, text, "date")
+        official = doc.get("official", True)
+        if not isinstance(official, bool):
+            raise CorpusError(where, f"{label}: official must be true or false, not {official!r}",
+                              _line_in_block(text, "[[documents]]", number, "official"))
         doc_path = game_dir / file
         if not doc_path.is_file():
             raise CorpusError(where, f"{label}: file {file!r} does not exist in {slug}/",
@@ -185,38 +207,37 @@ def load_manifest(game_dir: Path) -> GameManifest:
         furniture = doc.get("furniture", [])
         if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
             raise CorpusError(where, f"{label}: furniture must be a list of strings",
-                              _line_of(text, "furniture"))
-        extra = tuple(sorted((k, str(v)) for k, v in doc.items() if k not in known))
+                              _line_in_block(text, "[[documents]]", number, "furniture"))
         documents.append(DocumentSpec(
             game=slug, file=file, path=doc_path, kind=kind, title=str(title),
-            version=version, date=date, official=bool(doc.get("official", True)),
-            furniture=tuple(furniture), extra=extra))
+            version=version, date=date, official=official, furniture=tuple(furniture)))
 
     renames = []
-    for item in data.get("renames", []):
+    for item in _tables(data, "renames", where, text):
         if not isinstance(item, dict) or not isinstance(item.get("from"), str) or not isinstance(item.get("to"), str):
             raise CorpusError(where, "[[renames]] needs from = \"old name\" and to = \"new name\"",
                               _line_of(text, "[[renames]]"))
         version = item.get("version")
-        renames.append(Rename(item["from"], item["to"], str(version) if version is not None else None))
+        line = _line_of(text, "to", item["to"])
+        renames.append(Rename(item["from"], item["to"],
+                              _version_label(version, where, line) if version is not None else None))
 
     spellings = data.get("spellings", {})
     if not isinstance(spellings, dict) or not all(isinstance(v, str) for v in spellings.values()):
         raise CorpusError(where, "[spellings] maps \"misspelling\" = \"name\"", _line_of(text, "[spellings]"))
 
-    versions = data.get("versions", [])
-    if not isinstance(versions, list):
-        raise CorpusError(where, "[[versions]] must be an array of tables", _line_of(text, "versions"))
     checked_versions = []
-    for item in versions:
-        if not isinstance(item, dict) or not isinstance(item.get("label"), (str, int, float)):
-            raise CorpusError(where, "[[versions]] needs label = \"1.5\"", _line_of(text, "[[versions]]"))
-        checked_versions.append({"label": str(item["label"]),
+    for number, item in enumerate(_tables(data, "versions", where, text), 1):
+        if not isinstance(item, dict) or "label" not in item:
+            raise CorpusError(where, "[[versions]] needs label = \"1.5\"",
+                              _line_in_block(text, "[[versions]]", number))
+        checked_versions.append({"label": _version_label(item["label"], where,
+                                                         _line_in_block(text, "[[versions]]", number, "label")),
                                  "date": _as_date(item.get("date"), where, text, "date"),
                                  "parent": item.get("parent")})
 
     corrections = []
-    for item in data.get("corrections", []):
+    for item in _tables(data, "corrections", where, text):
         ok = isinstance(item, dict) and isinstance(item.get("file"), str) and isinstance(item.get("line"), int) \
             and isinstance(item.get("name"), str) and isinstance(item.get("was"), str)
         if not ok:

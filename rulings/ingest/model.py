@@ -155,6 +155,7 @@ class ParsedDocument:
     version_label: str | None = None  # a version the document states about itself
     furniture: dict[int, str] = field(default_factory=dict)  # line -> why it was dropped
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    parser: str = ""  # which parser family read it (recorded with the document)
 
     def covered_lines(self) -> set[int]:
         covered: set[int] = set(self.furniture)

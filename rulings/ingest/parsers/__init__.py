@@ -50,7 +50,9 @@ def parser_for(source: Source) -> Parser:
 
 
 def parse(source: Source) -> ParsedDocument:
-    parsed = parser_for(source).parse(source)
+    parser = parser_for(source)
+    parsed = parser.parse(source)
+    parsed.parser = parser.name
     for diagnostic in source.diagnostics:
         if diagnostic not in parsed.diagnostics:
             parsed.diagnostics.append(diagnostic)
