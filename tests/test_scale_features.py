@@ -99,6 +99,16 @@ def test_import_one_game_per_file_or_grouped(sample_folder, tmp_path):
     assert all(g.skipped for g in again)  # never overwrites a manifest
 
 
+def test_import_keeps_document_url_names_apart(tmp_path):
+    source = tmp_path / "books"
+    source.mkdir()
+    (source / "moon-base.md").write_text(MARKDOWN_BOOK)
+    (source / "Moon_Base.txt").write_text("Crater: A hole.\n")
+    import_folder(source, tmp_path / "corpus", group=True)
+    manifest = load_manifest(tmp_path / "corpus" / "moon-base")  # would refuse two documents named "moon-base"
+    assert len({spec.slug for spec in manifest.documents}) == len(manifest.documents) == 2
+
+
 def test_import_names():
     assert game_key("agricola_rulebook") == game_key("agricola-rulebook") == "agricola"
     assert game_key("20-strong-tanglewoods-general-rules") == "20-strong-tanglewoods"
