@@ -60,3 +60,18 @@ def test_a_version_that_restates_and_patches_one_term(tmp_path):
 def test_version_labels_sort_numbers_before_words():
     labels = ["2e", "1.10", "1.9", "1.4.2", "1.4", "1.0"]
     assert sorted(labels, key=version_key) == ["1.0", "1.4", "1.4.2", "1.9", "1.10", "2e"]
+
+
+def test_name_index_finds_typos_of_other_terms_and_names_without_qualifiers():
+    from rulings.graph.identity import NameIndex, Term
+
+    index = NameIndex()
+    villainous = Term("entry", ["Villainous"], "rr", 1)
+    typo = Term("entry", ["Villanous"], "cl", 2)
+    retaliate = Term("entry", ["Retaliate X"], "rr", 3)
+    for term in (villainous, typo, retaliate):
+        index.add_term(term)
+    assert index.near(typo, "versioned") is villainous  # never the term itself
+    assert index.near(retaliate, "versioned") is None
+    assert index.by_base("Retaliate (Value)", "versioned") is retaliate
+    assert index.by_base("Retaliate", "versioned") is retaliate

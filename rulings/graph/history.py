@@ -422,8 +422,8 @@ class Assembler:
                     f"{term.revisions[0].version}: \u201c{term.names[0]}\u201d is new but may continue "
                     f"\u201c{best[1].names[0]}\u201d (names overlap, texts {best[0]:.0%} similar); if it is a "
                     "rename, declare it in game.toml [[renames]]")
-            near = self.index.near(term.names[0], "versioned")
-            if near is not None and near is not term and not best:
+            near = self.index.near(term, "versioned")
+            if near is not None and not best:
                 self.suggestions.append(f"\u201c{term.names[0]}\u201d looks like a misspelling of "
                                         f"\u201c{near.names[0]}\u201d; map it in game.toml [spellings]")
 

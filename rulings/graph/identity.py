@@ -60,6 +60,7 @@ class NameIndex:
 
     def __init__(self) -> None:
         self._by_key: dict[str, list[tuple[int, int, Term]]] = {}
+        self._by_base: dict[str, dict[int, Term]] = {}  # base key -> terms (no qualifiers, no X)
         self._order = 0
 
     def add(self, term: Term, name: str, how: str) -> None:
@@ -72,6 +73,7 @@ class NameIndex:
         bucket = self._by_key.setdefault(key, [])
         if any(t is term for _, _, t in bucket):
             return
+        self._by_base.setdefault(base_key(name), {})[id(term)] = term
         self._order += 1
         bucket.append((rank, self._order, term))
         bucket.sort(key=lambda item: (item[0], item[1]))
@@ -92,23 +94,25 @@ class NameIndex:
 
     def by_base(self, name: str, lineage: str) -> Term | None:
         """The one term whose name, without qualifiers or variables, is this name's base."""
-        base = base_key(name)
-        found = {id(t): t for key, bucket in self._by_key.items() for _, _, t in bucket
-                 if t.lineage == lineage and t.kind != "section" and (key == base or base_key(key) == base)}
-        return next(iter(found.values())) if len(found) == 1 else None
+        found = [t for t in self._by_base.get(base_key(name), {}).values()
+                 if t.lineage == lineage and t.kind != "section"]
+        return found[0] if len(found) == 1 else None
 
-    def near(self, name: str, lineage: str, cutoff: float = 0.85) -> Term | None:
-        """A term whose name differs by a typo ("Villanous" / "Villainous")."""
-        key = name_key(name)
+    def near(self, term: Term, lineage: str, cutoff: float = 0.85) -> Term | None:
+        """Another term whose name differs from this one's by a typo ("Villanous" / "Villainous")."""
+        key = name_key(term.names[0])
+        if len(key) <= 4:
+            return None
+        matcher = SequenceMatcher(None, b=key)
         best, best_score = None, cutoff
         for other, bucket in self._by_key.items():
-            score = SequenceMatcher(None, key, other).ratio()
-            if score > best_score and len(key) > 4:
-                for _, _, term in bucket:
-                    if term.lineage == lineage:
-                        best, best_score = term, score
+            matcher.set_seq1(other)
+            if other == key or matcher.real_quick_ratio() <= best_score or matcher.quick_ratio() <= best_score:
+                continue
+            score = matcher.ratio()
+            if score > best_score:
+                for _, _, candidate in bucket:
+                    if candidate.lineage == lineage and candidate is not term:
+                        best, best_score = candidate, score
                         break
         return best
-
-    def keys(self) -> list[str]:
-        return list(self._by_key)

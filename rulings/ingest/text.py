@@ -63,7 +63,7 @@ def name_key(name: str) -> str:
 def base_key(name: str) -> str:
     """Looser key: also drops parenthetical qualifiers and trailing variables (Retaliate X)."""
     name = re.sub(r"\([^)]*\)", " ", fold(name))
-    name = re.sub(r"\s+[XY]\b", " ", name)
+    name = re.sub(r"\s+[XY]\b", " ", name, flags=re.I)
     return name_key(name)
 
 
