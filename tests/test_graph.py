@@ -43,6 +43,9 @@ def test_terms_at_a_version(cli):
     assert len(at_11) == 139  # 138 headings, TOUGH, TOUGHNESS as two
     at_15, _ = cli.json("terms", "mc", "--version", "1.5")
     assert {"Hinder X", "Incite X"} <= {t["name"] for t in at_15} - {t["name"] for t in at_11}
+    look = next(t for t in at_15 if t["slug"] == "look")  # changelog heading "Look, Looked-At"
+    assert look["name"] == "Look" and look["aliases"] == ["Looked-At"]
+    assert not any("," in t["name"] for t in at_15)
 
 
 def test_no_phantom_terms(mc_terms):

@@ -279,8 +279,7 @@ class Assembler:
         prev = self.current(term)
         # The name the term goes by from this version: a changelog heading that repeats a known name
         # ("Ability, Card ability") keeps the current display name; a rename brings its new name.
-        first = entry.name.split(",")[0].strip() if how != "new" else entry.name
-        display = self.canonical(first)
+        display = term.names[0] if how in ("new", "duplicate") else self.canonical(split_names(entry.name)[0])
         if how == "name" and prev is not None and name_key(display) in {name_key(n) for n in term.all_names()}:
             display = prev.name
         if how in ("rename", "base") and prev is not None and name_key(display) != name_key(prev.name):
