@@ -209,3 +209,40 @@ def test_fixture_edge_cases():
     assert part.path == ["Appendix I: Extra"]
     lines = FIXTURE.split("\n")
     assert doc.uncovered(lines) == []
+
+
+UNVERSIONED = """# RULES REFERENCE
+
+# GOLDEN RULES
+
+If a card contradicts the rules, the card wins.
+
+## GLOSSARY
+
+#### ALPHA
+
+Alpha text.
+
+# APPENDIX III: FAQ
+
+#### WIDGET (CORE SET, 12)
+
+Q: Can a widget be used
+on the first turn of the game?
+
+(This question continues over a second paragraph.)
+
+A: Yes.
+"""
+
+
+def test_reference_without_a_version_line_keeps_front_matter_and_long_questions():
+    doc = parse_text(UNVERSIONED)
+    sections = {e.name: e for e in doc.entries if e.kind == "section"}
+    assert sections["Golden Rules"].text == "If a card contradicts the rules, the card wins."
+    assert "Rules Reference" not in sections  # the title itself is title page
+    question = doc.rulings[0].question
+    assert question.startswith("Can a widget be used on the first turn")
+    assert question.endswith("(This question continues over a second paragraph.)")
+    assert doc.rulings[0].answer == "Yes." and doc.rulings[0].card == "Widget"
+    assert doc.uncovered(UNVERSIONED.split("\n")) == []

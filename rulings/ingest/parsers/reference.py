@@ -93,6 +93,7 @@ class _State:
         self.doc = doc
         self.vocab = vocab
         self.region = "title"  # title | front | glossary | appendix | faq | index
+        self.titled = False  # the title page has shown its title (or its version line)
         self.entry: Entry | None = None
         self.raws: list[RawBlock] = []
         self.appendix: str | None = None
@@ -196,13 +197,15 @@ class _State:
         version = VERSION.match(raw.text)
         if version:
             self.doc.version_label = version.group(1)
+            self.titled = True
             self.drop(raw, "title page")
             return
-        if raw.kind == "heading" and not sentence_like(raw.text) and len(raw.text.split()) <= 6 \
-                and self.doc.version_label:
-            self.region = "front"
-            self.feed_body(raw, None)
-            return
+        if raw.kind == "heading" and not sentence_like(raw.text) and len(raw.text.split()) <= 6:
+            if self.titled:  # the first heading after the title opens the front matter
+                self.region = "front"
+                self.feed_body(raw, None)
+                return
+            self.titled = True
         self.drop(raw, "title page")
 
     def feed_body(self, raw: RawBlock, following: RawBlock | None) -> None:
@@ -268,6 +271,9 @@ class _State:
             self.card = (name, title_case(card.group(2).strip()), card.group(3).strip(), list(raw.lines))
         elif self.ruling is not None and self.ruling.answer is not None:
             self.ruling.answer = f"{self.ruling.answer}\n\n{text}"
+            self.ruling.lines.extend(raw.lines)
+        elif self.ruling is not None:  # a question that runs over two paragraphs
+            self.ruling.question = f"{self.ruling.question}\n\n{text}"
             self.ruling.lines.extend(raw.lines)
         else:
             self.drop(raw, "unrecognised FAQ line")
