@@ -6,7 +6,7 @@ list of dropped furniture; so no parser change can silently swallow rules text.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rulings.ingest.manifest import DocumentSpec
@@ -63,6 +63,7 @@ def test_changelog_parser_never_crashes_nor_loses_lines(lines):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines=lines_strategy)
+@example(lines=["GLOSSARY", "", "Changed from 1.0 -> 1.1 (November 1, 2019)", "", "# GLOSSARY"])  # found by it
 def test_rulebook_parser_never_crashes_nor_loses_lines(lines):
     check("rulebook", RulebookParser, lines)
 

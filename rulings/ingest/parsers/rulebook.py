@@ -68,9 +68,8 @@ class RulebookParser:
         if toc:  # after a title page and contents: captions and blurbs, not rules
             for number in lead:
                 doc.furniture[number] = "text before the first section"
-        elif lead:  # no contents page: the opening text is the book's introduction
-            self.section(doc, lines, lead[0], source.spec.title, lead[1:] if len(lead) > 1 else [], [])
-            doc.entries[-1].blocks = mend_broken_blocks([to_block(r) for r in self.blocks(lines, lead)])
+        elif lead:  # no contents page: the opening text is the book's introduction, under the book's title
+            self.section(doc, lines, lead[0], source.spec.title, lead, [])
         mode, top = "prose", None
         for i, start in enumerate(headings):
             title = lines[start - 1].strip()
@@ -145,7 +144,8 @@ class RulebookParser:
         return lex_numbered(lines, body)
 
     def section(self, doc, lines, start, title, body, path, kind="section") -> Entry:
-        entry = Entry(kind, [clean_name(title)], start, path=path, lines=[start, *body])
+        """An entry titled ``title`` (the heading on line ``start``, unless the body begins there)."""
+        entry = Entry(kind, [clean_name(title)], start, path=path, lines=sorted({start, *body}))
         entry.blocks = mend_broken_blocks([to_block(r) for r in self.blocks(lines, body)])
         number_steps(entry.blocks)
         doc.entries.append(entry)
@@ -164,10 +164,12 @@ class RulebookParser:
         doc.rulings.append(ruling)
 
     def glossary_heading(self, doc, lines, start, body) -> None:
-        """A heading inside the Rules Reference is a misplaced line: keep it in the last entry."""
-        entries = [e for e in doc.entries if e.kind == "entry"]
+        """A heading inside the Rules Reference is a misplaced line: keep it in the last entry
+        (or, before the first term, in the section that opens the reference)."""
+        entries = [e for e in doc.entries if e.kind == "entry"] or doc.entries
         if not entries:
-            doc.furniture[start] = "heading inside rules reference"
+            for number in (start, *body):
+                doc.furniture[number] = "heading inside rules reference"
             return
         entry = entries[-1]
         entry.lines.extend([start, *body])
