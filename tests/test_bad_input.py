@@ -126,6 +126,10 @@ def test_changelog_problems_are_warnings_with_lines(tmp_path):
     data = json.loads(run(corpus, tmp_path / "store", "applies", "tiny", "apple", "--version", "1.2",
                           "--json").output)
     assert data["complete"] is False and data["version"] == "1.2"
+    (corpus / "tiny" / "game.toml").write_text(toml + '[[versions]]\nlabel = "1.1"\ndate = 2020-06-01\n')
+    dated = run(corpus, tmp_path / "store", "build")
+    assert dated.exit_code == 0 and "no date" not in dated.output  # game.toml gave the date
+    assert dated.output.count("patch text \u201cnot in the text\u201d not found") == 1
 
 
 def test_corrections_that_no_longer_match_are_reported(tmp_path):

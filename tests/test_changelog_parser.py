@@ -89,7 +89,7 @@ def test_fixture_wrapped_entries_and_missing_date():
     doc, source = parse_text(text)
     assert [v.label for v in doc.versions] == ["1.0", "2.0"]
     assert doc.versions[0].date == dt.date(2020, 1, 2) and doc.versions[1].date is None
-    assert any("no date" in d.message and d.line == 5 for d in doc.diagnostics)
+    assert doc.versions[1].line == 5  # where the build's "no date" warning points, unless game.toml dates it
     entries = doc.versions[1].entries
     assert [e.name for e in entries] == ["Alpha", "ALPHA BETA"]
     assert entries[0].blocks[0].text == ("This line is hard wrapped at a fixed width and it keeps going on the "

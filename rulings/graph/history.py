@@ -84,14 +84,20 @@ class Assembler:
             found[UNDATED_LABEL] = Version(UNDATED_LABEL, min(dates) if dates else None,
                                            notes=["The only version: the documents are not versioned."])
         versions = sorted(found.values(), key=lambda v: version_key(v.label))
+        paths = {spec.slug: spec.display_path for spec, _ in self.parsed}
+        manifest = f"corpus/{self.manifest.slug}/game.toml"
+
+        def where(v: Version) -> tuple[str, int | None]:
+            return (paths[v.document], v.line) if v.document in paths else (manifest, None)
+
         for earlier, later in zip(versions, versions[1:]):
             if earlier.date and later.date and earlier.date > later.date:
-                self.warn("game.toml", None, f"version {later.label} ({later.date}) is dated before "
+                self.warn(*where(later), f"version {later.label} ({later.date}) is dated before "
                           f"{earlier.label} ({earlier.date})")
         for v in versions:
             if v.date is None and len(versions) > 1:
-                self.warn(f"corpus/{self.manifest.slug}", None,
-                          f"version {v.label} has no date: date questions cannot reach it")
+                self.warn(*where(v), f"version {v.label} has no date: give it in game.toml [[versions]] "
+                          "(until then, date questions cannot reach it)")
         return versions
 
     def warn(self, path: str, line: int | None, message: str) -> None:

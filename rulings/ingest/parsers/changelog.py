@@ -102,10 +102,7 @@ class ChangelogParser:
             if header:
                 close_entry(number)
                 label, parent, date_text = header
-                date = parse_date(date_text)
-                if date is None:
-                    source.warn(number, f"version {label} has no date in its header; "
-                                "give its date in game.toml [[versions]]")
+                date = parse_date(date_text)  # none: game.toml may give it (the assembler warns if not)
                 version = ChangelogVersion(label, date, parent, number)
                 doc.versions.append(version)
                 continue
