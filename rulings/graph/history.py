@@ -46,7 +46,6 @@ def version_key(label: str) -> tuple:
 class Assembly:
     versions: list[Version]
     terms: list[Term]
-    index: NameIndex
     diagnostics: list[Diagnostic]
     suggestions: list[str]
 
@@ -159,7 +158,7 @@ class Assembler:
             if term is not None and wrong not in term.spellings:
                 term.spellings.append(wrong)
                 self.index.add(term, wrong, "spelling")
-        return Assembly(versions, self.terms, self.index, self.diagnostics, self.suggestions)
+        return Assembly(versions, self.terms, self.diagnostics, self.suggestions)
 
     # -- full documents ----------------------------------------------------
     def add_full_document(self, spec, doc: ParsedDocument, label: str, labels: list[str], changelogs) -> None:

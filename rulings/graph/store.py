@@ -183,11 +183,6 @@ class Store:
         return dict(name=row[0], anchor=row[1], text=row[2]) if row else None
 
     # -- graph edges -----------------------------------------------------------
-    def edges_from(self, term: TermRow, kind: str) -> list[tuple[TermRow, str | None]]:
-        return [(self.term(r[0]), r[1]) for r in self.q(
-            "SELECT e.dst_id, e.anchor FROM edges e JOIN terms t ON t.id = e.dst_id "
-            "WHERE e.src_id = ? AND e.kind = ? ORDER BY t.name", term.id, kind)]
-
     def edges_to(self, term: TermRow, kinds: tuple[str, ...]) -> list[TermRow]:
         marks = ",".join("?" * len(kinds))
         return [self.term(r[0]) for r in self.q(

@@ -1,6 +1,6 @@
 """Small text helpers shared by the parsers, the graph and the index.
 
-Kept free of any document-family knowledge: names, slugs, casing, reflow.
+Kept free of any document-family knowledge: names, slugs, casing, word comparison.
 """
 
 from __future__ import annotations
@@ -122,20 +122,6 @@ def repair_run_together(word: str, vocab: set[str]) -> str:
     return word
 
 
-def reflow(lines: Iterable[str]) -> str:
-    """Join hard-wrapped lines into one paragraph, mending words split at a hyphen."""
-    out = ""
-    for line in lines:
-        line = line.strip()
-        if not line:
-            continue
-        if not out:
-            out = line
-        elif out.endswith("-") and not out.endswith(" -") and line[:1].islower():
-            out = out[:-1] + line
-        else:
-            out = f"{out} {line}"
-    return re.sub(r"\s+([,.;:)])(?=\s|$)", r"\1", out)
 
 
 def words(text: str) -> list[str]:

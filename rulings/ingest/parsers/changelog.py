@@ -25,7 +25,6 @@ RELEASE = re.compile(rf"^\s*{VERSION_LABEL}\s+(?:release|released|initial releas
 CHANGED = re.compile(rf"^\s*(?:changed|changes)\s+from\s+{VERSION_LABEL}\s*(?:->|\u2192|to|\u2014>|-+>)\s*"
                      rf"{VERSION_LABEL}\s*(?:{DATE})?\s*$", re.I)
 PATCH_START = re.compile(r"(?=\bp\.\s*\d+\s*(?:,|\u2014|-))")
-ARROW = re.compile(r"\s*(?:\u2014>|->|\u2013>|\u2192)\s*")
 QUOTED = re.compile(r"[\u201c\"]\s*(.+?)\s*[\u201d\"]")
 
 

@@ -140,7 +140,3 @@ def extract_subdefinitions(entry: Entry, raws: list[RawBlock]) -> None:
             entry.subdefs.append(current)
         elif current is not None and raw.kind in ("para", "bullet") and not SEE_ALSO.match(raw.text):
             current.text = f"{current.text}\n\n{raw.text}"
-
-
-def fold_key(text: str) -> str:
-    return re.sub(r"\s+", " ", fold(text).lower()).strip()
