@@ -11,7 +11,7 @@ import difflib
 import re
 
 from ..errors import BadRequest, NotFound
-from ..ingest.text import fold, name_key
+from ..ingest.text import base_key, fold, name_key, split_qualifier
 from ..markup import plain_text
 from .store import Game, RevisionRow, Store, TermRow, VersionRow
 
@@ -113,17 +113,16 @@ def term_url(game: Game, term: TermRow, version: str | None = None, anchor: str 
 def resolved_definition(store: Store, game: Game, revision: RevisionRow) -> dict | None:
     """For an entry that only says "See: Keywords": the definition it points to, as of that version."""
     for target_name in revision.redirect:
-        qualifier = re.fullmatch(r"(.+?)\s*\(([^)]+)\)", target_name)
+        base, qualifier = split_qualifier(target_name)
         target, _ = store.find_term(game, target_name)
         anchor_name = revision.name
         if target is None and qualifier:
-            target, _ = store.find_term(game, qualifier.group(1))
-            anchor_name = qualifier.group(2)
+            target, _ = store.find_term(game, base)
+            anchor_name = qualifier
         if target is None:
             continue
         for sub in _subdefs_at(store, target, revision.ordinal):
-            if name_key(sub["name"]) == name_key(anchor_name) or \
-                    name_key(re.sub(r"\s+X\b|\s*\(.*\)", "", sub["name"])) == name_key(anchor_name):
+            if name_key(sub["name"]) == name_key(anchor_name) or base_key(sub["name"]) == name_key(anchor_name):
                 return {"term": target, "anchor": sub["anchor"], "name": sub["name"], "text": sub["text"]}
         target_revision, _ = in_force(store.revisions(target), revision.ordinal)
         if target_revision is not None and len(revision.redirect) == 1:
@@ -350,7 +349,7 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
         see_also = []
         for revision in [current, *reversed(revisions)]:
             for name in revision.see_also:
-                found_term, _ = store.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
+                found_term, _ = store.find_term(game, split_qualifier(name)[0])
                 shown = found_term.name if found_term else name
                 if shown not in see_also:
                     see_also.append(shown)

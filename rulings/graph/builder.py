@@ -9,9 +9,9 @@ from importlib import resources
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument, Ruling, blocks_markdown
 from ..ingest.source import Source
-from ..ingest.text import is_all_caps, name_key, slugify
+from ..ingest.text import is_all_caps, name_key, slugify, split_qualifier
 from .history import Assembly
-from .identity import RANK, Term
+from .identity import Term, name_rank
 from .mentions import Linker, Target
 
 
@@ -113,10 +113,8 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
             if (row[2], row[3]) in seen or not row[2]:
                 continue
             seen.add((row[2], row[3]))
-            how = row[3]
-            rank = RANK["section" if term.kind == "section" and how == "name" else
-                        "section-alias" if term.kind == "section" and how == "alias" else how]
-            cur.execute("INSERT INTO term_names (term_id, name, key, how, rank) VALUES (?,?,?,?,?)", (*row, rank))
+            cur.execute("INSERT INTO term_names (term_id, name, key, how, rank) VALUES (?,?,?,?,?)",
+                        (*row, name_rank(term.kind, row[3])))
             slug = slugify(row[1])
             if slug not in alias_slugs and term.kind != "section":
                 alias_slugs.add(slug)
@@ -128,19 +126,19 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
         if id(term) not in term_ids:
             continue
         tid = term_ids[id(term)]
-        previous = None
+        supersedes_id = None
         for revision in term.revisions:
             text = blocks_markdown(revision.blocks)
             cur.execute("INSERT INTO revisions (term_id, version_id, ordinal, name, text, change, complete, source, "
                         "see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                         (tid, version_ids[revision.version], ordinals[revision.version], revision.name, text,
                          revision.change, int(revision.complete), _json(revision.source),
-                         _json(revision.see_also), _json(revision.redirect), _json(revision.notes), previous))
-            previous = cur.lastrowid
+                         _json(revision.see_also), _json(revision.redirect), _json(revision.notes), supersedes_id))
+            revision_id = supersedes_id = cur.lastrowid  # the next revision supersedes this one
             anchors = SlugBook()
             for sub in revision.subdefs:
                 cur.execute("INSERT INTO subdefs (revision_id, term_id, name, key, anchor, text) VALUES (?,?,?,?,?,?)",
-                            (previous, tid, sub.name, name_key(sub.name), anchors.claim(sub.name), sub.text))
+                            (revision_id, tid, sub.name, name_key(sub.name), anchors.claim(sub.name), sub.text))
             latest_text[tid] = text
 
     # Edges: see-also, redirect and part-of from the latest revision; mentions from its text.
@@ -250,14 +248,12 @@ def _find(conn: sqlite3.Connection, game_id: int, name: str) -> int | None:
 
 def resolve_reference(conn, game_id: int, reference: str, from_name: str) -> tuple[int | None, str | None]:
     """A see-also / see reference ("Keywords (Uses)", "Appendix II: Setup") to (term id, anchor)."""
-    import re
-
-    qualifier = re.fullmatch(r"(.+?)\s*\(([^)]+)\)", reference)
+    base, qualifier = split_qualifier(reference)
     target = _find(conn, game_id, reference)
     anchor_name = from_name
     if target is None and qualifier:
-        target = _find(conn, game_id, qualifier.group(1))
-        anchor_name = qualifier.group(2)
+        target = _find(conn, game_id, base)
+        anchor_name = qualifier
     if target is None:
         return None, None
     row = conn.execute("SELECT s.anchor FROM subdefs s JOIN revisions r ON r.id = s.revision_id "

@@ -12,6 +12,13 @@ from ..ingest.text import base_key, name_key
 RANK = {"name": 0, "subdef": 1, "alias": 2, "former": 3, "spelling": 3, "section": 4, "section-alias": 5}
 
 
+def name_rank(kind: str, how: str) -> int:
+    """How strongly a name points at its term: glossary names beat aliases, and both beat sections'."""
+    if kind == "section" and how in ("name", "alias"):
+        return RANK["section" if how == "name" else "section-alias"]
+    return RANK[how]
+
+
 @dataclass
 class Revision:
     """A term's text as of one version (only versions that changed it get one)."""
@@ -67,9 +74,7 @@ class NameIndex:
         key = name_key(name)
         if not key:
             return
-        rank = RANK[how]
-        if term.kind == "section" and how in ("name", "alias"):
-            rank = RANK["section" if how == "name" else "section-alias"]
+        rank = name_rank(term.kind, how)
         bucket = self._by_key.setdefault(key, [])
         if any(t is term for _, _, t in bucket):
             return

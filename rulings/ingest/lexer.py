@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 from .text import strip_markup
 
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def markdown_headings(lines: list[str]) -> int:
+    """How many lines are Markdown headings with a title (how parsers tell Markdown from plain text)."""
+    return sum(1 for line in lines if (match := HEADING.match(line)) and match.group(2).strip())
 BULLET = re.compile(r"^(\s*)(?:[-*•·]\s+(?:[•·]\s+)?|[•·](?=\S))(.*)$")
 INDENTED_STEP = re.compile(r"^(\s+)(\d{1,2}[.)]\s*\S.*)$")
 NEW_BLOCK = re.compile(r"^\s*(?:see also\b|[A-Z][\w'\u2019/\-]*(?: [A-Za-z][\w'\u2019/\-]*){0,4} [\u2014\u2013] )",

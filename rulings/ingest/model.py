@@ -127,7 +127,7 @@ class Patch:
 
     target: str | None
     page: str | None
-    op: str  # replace | add | rework | add-to-list | add-section
+    op: str  # replace | add | rework | add-to-list | add-section | unknown (reported, not applied)
     line: int
     old: str | None = None
     new: str | None = None

@@ -60,6 +60,12 @@ def name_key(name: str) -> str:
     return " ".join(_singular(w) for w in words)
 
 
+def split_qualifier(name: str) -> tuple[str, str | None]:
+    """``Keywords (Uses)`` -> ("Keywords", "Uses"); a name without a final parenthesis -> (name, None)."""
+    match = re.fullmatch(r"(.+?)\s*\(([^)]+)\)", name.strip())
+    return (match.group(1), match.group(2)) if match else (name, None)
+
+
 def base_key(name: str) -> str:
     """Looser key: also drops parenthetical qualifiers and trailing variables (Retaliate X)."""
     name = re.sub(r"\([^)]*\)", " ", fold(name))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from ..lexer import markdown_headings
 from ..model import ParsedDocument
 from ..source import Source
 from ..text import is_all_caps
@@ -24,10 +25,6 @@ class Parser(Protocol):
     name: str
 
     def parse(self, source: Source) -> ParsedDocument: ...
-
-
-def _markdown_headings(lines: list[str]) -> int:
-    return sum(1 for line in lines if re.match(r"^\s{0,3}#{1,6}\s+\S", line))
 
 
 def parser_for(source: Source) -> Parser:
@@ -45,7 +42,7 @@ def parser_for(source: Source) -> Parser:
         caps = sum(1 for l in text_lines if is_all_caps(l))
         return FaqParser() if text_lines and caps / len(text_lines) > 0.6 else GenericParser()
     if kind == "rulebook":
-        return GenericParser() if _markdown_headings(lines) >= 1 else RulebookParser()
+        return GenericParser() if markdown_headings(lines) >= 1 else RulebookParser()
     return GenericParser()
 
 

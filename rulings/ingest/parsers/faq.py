@@ -279,9 +279,9 @@ class _Walk:
                 current = Entry("entry", [title_case(match.group(1).strip())], raw.line,
                                 path=[self.rulebook], lines=list(raw.lines))
                 current.blocks.append(Block(match.group(2).strip().replace("**", ""), raw.line))
-                if raw.text != raw.raw.strip():  # the paragraph went on over more lines
-                    current.blocks[-1].text = GLOSSARY_LINE.match(raw.text.replace("**", "")).group(2) \
-                        if GLOSSARY_LINE.match(raw.text.replace("**", "")) else current.blocks[-1].text
+                whole = GLOSSARY_LINE.match(raw.text.replace("**", ""))
+                if raw.text != raw.raw.strip() and whole:  # the paragraph went on over more lines
+                    current.blocks[-1].text = whole.group(2)
                 self.doc.entries.append(current)
             elif current is not None:
                 current.blocks.append(to_block(raw))

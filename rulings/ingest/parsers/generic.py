@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexer import RawBlock, lex, wrap_width
+from ..lexer import HEADING, RawBlock, lex, markdown_headings, wrap_width
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
 from ..text import is_all_caps, name_key, strip_markup, title_case
@@ -77,9 +77,9 @@ class GenericParser:
     def headings(lines: list[str]) -> list[tuple[int, int, str]]:
         """(line, level, title) of every heading; plain-text headings count as level 2."""
         found = []
-        has_markdown = sum(1 for line in lines if re.match(r"^\s{0,3}#{1,6}\s+\S", line)) >= 2
+        has_markdown = markdown_headings(lines) >= 2
         for number, line in enumerate(lines, 1):
-            match = re.match(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$", line)
+            match = HEADING.match(line)
             if match and strip_markup(match.group(2)):
                 found.append((number, len(match.group(1)), clean_name(strip_markup(match.group(2)))))
                 continue

@@ -15,7 +15,7 @@ import re
 from ..lexer import lex_numbered
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import fold, name_key, title_case
+from ..text import fold, name_key, split_qualifier, title_case
 from .common import clean_name, ends_mid_sentence, mend_broken_blocks, number_steps, to_block
 
 TOC_LINE = re.compile(r"^(.{3,60}?)\t+\s*(\d{1,3}|[xх]{2})?\s*$")
@@ -37,9 +37,9 @@ def term_names(term: str) -> list[str]:
         names += [plural.group(1), plural.group(1) + "s"]
     elif "/" in term and not re.search(r"\d", term):
         names += [p.strip() for p in term.split("/") if p.strip()]
-    qualifier = re.fullmatch(r"(.+?)\s*\(([^)]+)\)", term)
+    base, qualifier = split_qualifier(term)
     if qualifier and not re.search(r"\d", term):
-        names.append(qualifier.group(1).strip())
+        names.append(base.strip())
     out: list[str] = []
     for name in names:
         if name and name not in out:
