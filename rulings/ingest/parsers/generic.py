@@ -100,6 +100,7 @@ class GenericParser:
         entry = Entry("section", [title], heading[0] if heading else start, path=list(path),
                       lines=[heading[0]] if heading else [])
         definitions = self.definition_blocks(raws, title) if self.glossaries else set()
+        first_inside = len(doc.entries)  # the section goes before the entries found inside it
         current: Entry | Ruling | None = None
         body = []
         for raw in raws:
@@ -136,19 +137,11 @@ class GenericParser:
         entry.blocks = mend_broken_blocks([to_block(r) for r in body if r.kind != "heading"])
         number_steps(entry.blocks)
         if heading or entry.blocks:
-            doc.entries.insert(self.insert_at(doc, entry), entry)
+            doc.entries.insert(first_inside, entry)
 
     @staticmethod
     def starts_new(raw: RawBlock) -> bool:
         return bool(QUESTION.match(raw.raw))
-
-    @staticmethod
-    def insert_at(doc: ParsedDocument, entry: Entry) -> int:
-        """Sections go before the entries found inside them, keeping document order."""
-        for i, other in enumerate(doc.entries):
-            if other.line > entry.line:
-                return i
-        return len(doc.entries)
 
     @staticmethod
     def definition_blocks(raws: list[RawBlock], title: str) -> set[int]:
