@@ -64,6 +64,12 @@ def test_latin1_and_utf16_are_read(tiny):
     assert json.loads(run(corpus, store, "applies", "tiny", "apple", "--json").output)["status"] == "ok"
 
 
+def test_broken_text_after_a_byte_order_mark_is_an_error_at_its_line(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "rules.txt").write_bytes(codecs.BOM_UTF8 + GOOD_TEXT.encode() + b"Pear: \xff\n")
+    rebuild_fails(corpus, store, "tiny/rules.txt:8: error: invalid utf-8-sig text (byte 56)")
+
+
 def test_empty_document_is_a_warning(tiny):
     corpus, store = tiny
     (corpus / "tiny" / "rules.txt").write_bytes(b"")

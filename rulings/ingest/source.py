@@ -40,8 +40,11 @@ def decode(data: bytes, where: str) -> tuple[str, str]:
         if data.startswith(bom):
             try:
                 return data.decode(name), name
-            except UnicodeDecodeError as exc:
-                raise CorpusError(where, f"invalid {name} text at byte {exc.start}") from None
+            except UnicodeDecodeError as exc:  # utf-8-sig counts from after its BOM, utf-16 from the start
+                at = exc.start + (len(bom) if name == "utf-8-sig" else 0)
+                good = data[:at].decode(name, errors="replace")
+                raise CorpusError(where, f"invalid {name} text (byte {at}); the byte-order mark promises "
+                                  f"{name}", good.count("\n") + 1) from None
     sample = data[:4096]
     if len(sample) >= 4 and sample.count(b"\x00") * 3 > len(sample):  # UTF-16 without a byte-order mark
         zeros_odd = sum(1 for b in sample[1::2] if b == 0)
