@@ -24,15 +24,18 @@ class Completions:
             "JOIN terms t ON t.id = n.term_id JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
             "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank").fetchall()
         conn.close()
-        keyed: set[tuple] = set()
+        terms: dict[tuple, dict] = {}  # one answer per term, shared by all the keys that find it
+        keyed: set[tuple[str, tuple]] = set()
         for name, display, slug, game, kind, game_name in rows:
+            ident = (game, slug)
+            if ident not in terms:
+                terms[ident] = {"name": display, "game": game, "game_name": game_name, "kind": kind,
+                                "url": f"/{game}/terms/{slug}"}
             words = fold(name).lower().split()
-            for i in range(len(words)):
-                keyed.add((" ".join(words[i:]), display, slug, game, kind, game_name))
+            keyed.update((" ".join(words[i:]), ident) for i in range(len(words)))
         self._scopes: dict[str | None, tuple[list[str], list[dict]]] = {}
-        for key, display, slug, game, kind, game_name in sorted(keyed):
-            entry = {"name": display, "matched": key, "game": game, "game_name": game_name, "kind": kind,
-                     "url": f"/{game}/terms/{slug}"}
+        for key, ident in sorted(keyed):
+            entry, game = terms[ident], ident[0]
             for scope in (None, game):
                 keys, entries = self._scopes.setdefault(scope, ([], []))
                 keys.append(key)
@@ -44,12 +47,12 @@ class Completions:
         keys, entries = self._scopes.get(game, ([], []))
         if not typed or not keys:
             return []
-        found: dict[tuple[str, str], dict] = {}
+        found: dict[str, dict] = {}  # by URL: a term found by several of its names once
         start = bisect_left(keys, typed)
         for i in range(start, min(start + SCAN, len(keys))):
             if not keys[i].startswith(typed):
                 break
-            found.setdefault((entries[i]["game"], entries[i]["url"]), entries[i])
+            found.setdefault(entries[i]["url"], entries[i])
         ranked = sorted(found.values(), key=lambda e: (e["kind"] == "section", not fold(e["name"]).lower()
                                                        .startswith(typed), len(e["name"]), e["name"]))
         return ranked[:limit]
