@@ -389,7 +389,8 @@ class Assembler:
                 revision.blocks.append(Block(patch.new or "", patch.line, "para"))
                 revision.complete = False
                 revision.notes.append(f"{label} adds {patch.old} to a sentence the known text does not "
-                                      f"contain; the changelog's sentence is shown at the end: \u201c{patch.new}\u201d.")
+                                      "contain; the changelog's sentence is shown at the end: "
+                                      f"\u201c{patch.new}\u201d.")
 
     # -- suggestions -----------------------------------------------------------
     def suggest_renames(self, labels: list[str]) -> None:

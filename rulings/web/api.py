@@ -92,8 +92,9 @@ def term_pinned(game: str, version: str, slug: str):
     page = views.term_page(found, term_row, target)
     if page is None:
         first = store().revisions(term_row)[0]
-        return answer_response({"status": "not-defined", "message": f"{term_row.name} is not defined in {target.label}",
-                         "first_defined": {"version": first.version, "date": first.date}})
+        return answer_response({"status": "not-defined",
+                                "message": f"{term_row.name} is not defined in {target.label}",
+                                "first_defined": {"version": first.version, "date": first.date}})
     return jsonify(_term_json(page))
 
 
@@ -127,8 +128,9 @@ def applies(game: str):
     if not term_name:
         abort(400, "give ?term=NAME and ?date=YYYY-MM-DD or ?version=LABEL")
     try:
-        return answer_response(answers.applies(store(), found.slug, term_name, version=request.args.get("version"),
-                                        date=request.args.get("date")))
+        answer = answers.applies(store(), found.slug, term_name, version=request.args.get("version"),
+                                 date=request.args.get("date"))
+        return answer_response(answer)
     except BadRequest as exc:
         abort(400, str(exc))
 
