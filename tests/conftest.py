@@ -76,6 +76,17 @@ def corpus_copy(tmp_path) -> Path:
     return target
 
 
+def text_source(text: str | list[str], kind: str, file: str = "doc.txt", furniture: tuple[str, ...] = (),
+                game: str = "g"):
+    """An in-memory document for parser fixture tests (nothing on disk)."""
+    from rulings.ingest.manifest import DocumentSpec
+    from rulings.ingest.source import Source
+
+    lines = text.replace("\r", "\n").split("\n") if isinstance(text, str) else list(text)
+    spec = DocumentSpec(game, file, None, kind, Path(file).stem.title(), furniture=furniture)
+    return Source(spec, lines, "0", "utf-8")
+
+
 def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) -> Path:
     """A small game folder for fixture tests."""
     game = root / slug

@@ -4,9 +4,9 @@ import datetime as dt
 
 import pytest
 
-from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers.changelog import ChangelogParser, parse_patch
-from rulings.ingest.source import Source
+
+from .conftest import text_source
 
 CL = ("marvel-champions", "rules-reference-changelog.txt")
 
@@ -67,8 +67,7 @@ def test_nothing_lost(changelog):
 
 
 def parse_text(text: str):
-    spec = DocumentSpec("g", "changes.txt", None, "changelog", "Changes")
-    source = Source(spec, text.split("\n"), "0", "utf-8")
+    source = text_source(text, "changelog", "changes.txt")
     return ChangelogParser().parse(source), source
 
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers.faq import FaqParser
-from rulings.ingest.source import Source
+
+from .conftest import text_source
 
 FAQ = ("sentinels-of-the-multiverse", "rules-and-clarifications.txt")
 
@@ -91,8 +91,7 @@ def test_fixture_all_caps_faq():
         "PAGE HEADER", "",
         "THEN COMES BACK.",
     ]
-    spec = DocumentSpec("my-game", "faq.txt", None, "faq", "FAQ", furniture=("PAGE HEADER",))
-    source = Source(spec, lines, "0", "utf-8")
+    source = text_source(lines, "faq", "faq.txt", furniture=("PAGE HEADER",), game="my-game")
     doc = FaqParser().parse(source)
     assert [(r.title, r.group, r.kind) for r in doc.rulings] == [
         ("Timing", "General Rules", "clarification"), ('"Odd Card" Errata', "General Rules", "errata"),

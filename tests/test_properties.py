@@ -6,16 +6,17 @@ list of dropped furniture; so no parser change can silently swallow rules text.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers.changelog import ChangelogParser
 from rulings.ingest.parsers.faq import FaqParser
 from rulings.ingest.parsers.generic import GenericParser
 from rulings.ingest.parsers.reference import ReferenceParser
 from rulings.ingest.parsers.rulebook import RulebookParser
-from rulings.ingest.source import Source
+
+from .conftest import text_source
 
 # Lines shaped like the documents: headings, bullets, steps, see-also, Q/A, ALL CAPS, patch lines, URLs...
 FRAGMENTS = [
@@ -40,41 +41,11 @@ PARSERS = [
 ]
 
 
-def check(kind: str, parser_class, lines: list[str]) -> None:
-    spec = DocumentSpec("prop-game", "doc.txt", None, kind, "Doc",
-                        furniture=("ERRATA, CLARIFICATIONS AND RULES CHANGES",))
-    text = "\n".join(lines)
-    source = Source(spec, text.replace("\r", "\n").split("\n"), "0", "utf-8")
+@pytest.mark.parametrize("kind,parser_class", PARSERS, ids=[cls.__name__ for _, cls in PARSERS])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=lines_strategy)
+@example(lines=["GLOSSARY", "", "Changed from 1.0 -> 1.1 (November 1, 2019)", "", "# GLOSSARY"])  # once lost a line
+def test_parser_never_crashes_nor_loses_lines(kind, parser_class, lines):
+    source = text_source("\n".join(lines), kind, furniture=("ERRATA, CLARIFICATIONS AND RULES CHANGES",))
     doc = parser_class().parse(source)
     assert doc.uncovered(source.lines) == []
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=lines_strategy)
-def test_reference_parser_never_crashes_nor_loses_lines(lines):
-    check("reference", ReferenceParser, lines)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=lines_strategy)
-def test_changelog_parser_never_crashes_nor_loses_lines(lines):
-    check("changelog", ChangelogParser, lines)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=lines_strategy)
-@example(lines=["GLOSSARY", "", "Changed from 1.0 -> 1.1 (November 1, 2019)", "", "# GLOSSARY"])  # found by it
-def test_rulebook_parser_never_crashes_nor_loses_lines(lines):
-    check("rulebook", RulebookParser, lines)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=lines_strategy)
-def test_faq_parser_never_crashes_nor_loses_lines(lines):
-    check("faq", FaqParser, lines)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=lines_strategy)
-def test_generic_parser_never_crashes_nor_loses_lines(lines):
-    check("rulebook", GenericParser, lines)

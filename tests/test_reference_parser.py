@@ -2,9 +2,9 @@
 
 import pytest
 
-from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers.reference import ReferenceParser
-from rulings.ingest.source import Source
+
+from .conftest import text_source
 
 RR = ("marvel-champions", "rules-reference-v1.1.txt")
 
@@ -143,9 +143,7 @@ def test_nothing_lost(rr):
 
 
 def parse_text(text: str):
-    spec = DocumentSpec("g", "rr.txt", None, "reference", "RR")
-    source = Source(spec, text.split("\n"), "0", "utf-8")
-    return ReferenceParser().parse(source)
+    return ReferenceParser().parse(text_source(text, "reference", "rr.txt"))
 
 
 FIXTURE = """# TITLE

@@ -2,9 +2,9 @@
 
 import pytest
 
-from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers.rulebook import RulebookParser
-from rulings.ingest.source import Source
+
+from .conftest import text_source
 
 VS = ("vs-system-2pcg", "defenders-of-hells-kitchen-rulebook.txt")
 RULES_REFERENCE = [
@@ -80,8 +80,7 @@ def test_fixture_term_list():
         "There are two kinds of Bananas: big and small.", "",
         "Date: Last term.",
     ])
-    spec = DocumentSpec("g", "rb.txt", None, "rulebook", "Rulebook")
-    source = Source(spec, text.split("\n"), "0", "utf-8")
+    source = text_source(text, "rulebook", "rb.txt")
     doc = RulebookParser().parse(source)
     entries = {e.name: e for e in doc.entries if e.kind == "entry"}
     assert list(entries) == ["Apple", "Banana", "Cherry", "Date"]

@@ -103,21 +103,22 @@ class Searcher:
         self._local = threading.local()
         self.completions = Completions(build / "graph.sqlite")
 
+    def _thread_searcher(self, index):
+        """One Whoosh searcher per thread and index, opened on first use (searchers are not thread-safe)."""
+        opened = self._local.__dict__.setdefault("searchers", {})
+        if index.indexname not in opened:
+            opened[index.indexname] = index.searcher()
+        return opened[index.indexname]
+
     @property
     def current_searcher(self):
         """This thread's searcher over the texts in force now."""
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            searcher = self._local.searcher = self.ix.searcher()
-        return searcher
+        return self._thread_searcher(self.ix)
 
     @property
     def history_searcher(self):
         """This thread's searcher over superseded texts (only used to search a past version)."""
-        searcher = getattr(self._local, "history", None)
-        if searcher is None:
-            searcher = self._local.history = self.history.searcher()
-        return searcher
+        return self._thread_searcher(self.history)
 
     # -- analysis -------------------------------------------------------
     def tokens(self, text: str) -> list[str]:
