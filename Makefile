@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: install serve test system-deps bench bench-scale bench-replicas clean
+.PHONY: install serve test lint system-deps bench bench-scale bench-replicas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ system-deps:
 
 test: install system-deps
 	$(BIN)/pytest
+
+# ruff: the lint rules and the formatting configured in pyproject.toml.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: install
 	$(BIN)/python bench/build_time.py

@@ -11,5 +11,7 @@ for _ in range(5):
     store = Path(tempfile.mkdtemp(prefix="rulings-build-"))
     report = build(Settings.resolve(ROOT / "corpus", store), progress=lambda _: None)
     runs.append(report.seconds)
-print(f"full build of the bundled corpus: median {statistics.median(runs):.2f} s "
-      f"(min {min(runs):.2f} s, max {max(runs):.2f} s, {len(runs)} runs); counts {report.counts}")
+print(
+    f"full build of the bundled corpus: median {statistics.median(runs):.2f} s "
+    f"(min {min(runs):.2f} s, max {max(runs):.2f} s, {len(runs)} runs); counts {report.counts}"
+)

@@ -33,8 +33,16 @@ from rulings.settings import Settings  # noqa: E402
 
 def mixed_paths(store: Store, rng: random.Random) -> list[str]:
     paths = ["/"]
-    queries = ["guard keyword", "can i defend for another player", "quickstrke", "ko pile", "flame barrier",
-               "deck empty draw", "heal above maximum hit points", "immune targets"]
+    queries = [
+        "guard keyword",
+        "can i defend for another player",
+        "quickstrke",
+        "ko pile",
+        "flame barrier",
+        "deck empty draw",
+        "heal above maximum hit points",
+        "immune targets",
+    ]
     for game in store.games():
         versions = [v.label for v in store.versions(game)]
         paths.append(f"/{game.slug}/")
@@ -44,8 +52,11 @@ def mixed_paths(store: Store, rng: random.Random) -> list[str]:
         paths += [f"/{game.slug}/rulings/{r['slug']}" for r in store.rulings(game)[:60]]
         paths += [f"/search?q={urllib.parse.quote(q)}&game={game.slug}" for q in queries]
         paths += [f"/api/search?q={urllib.parse.quote(q)}" for q in queries]
-    paths += ["/api/marvel-champions/applies?term=Dash&date=2020-03-01",
-              "/marvel-champions/terms/dash/diff/1.1..1.4", "/marvel-champions/changes/1.3..1.4"]
+    paths += [
+        "/api/marvel-champions/applies?term=Dash&date=2020-03-01",
+        "/marvel-champions/terms/dash/diff/1.1..1.4",
+        "/marvel-champions/changes/1.3..1.4",
+    ]
     return paths
 
 
@@ -58,8 +69,11 @@ def free_port() -> int:
 def start_server(store_dir: Path, corpus: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
-    proc = subprocess.Popen([sys.executable, "-m", "rulings", "serve", "--port", str(port), "--threads", "8"],
-                            env=env, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulings", "serve", "--port", str(port), "--threads", "8"],
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
@@ -114,9 +128,15 @@ def run(url: str, paths: list[str], clients: int, seconds: float, rebuild=None) 
         thread.join()
     elapsed = time.perf_counter() - started
     latencies.sort()
-    return {"requests": len(latencies), "seconds": elapsed, "rps": len(latencies) / elapsed,
-            "p50": statistics.median(latencies), "p99": latencies[int(len(latencies) * 0.99)],
-            "errors": errors, "rebuild_seconds": rebuild_result}
+    return {
+        "requests": len(latencies),
+        "seconds": elapsed,
+        "rps": len(latencies) / elapsed,
+        "p50": statistics.median(latencies),
+        "p99": latencies[int(len(latencies) * 0.99)],
+        "errors": errors,
+        "rebuild_seconds": rebuild_result,
+    }
 
 
 def main() -> None:
@@ -140,10 +160,12 @@ def main() -> None:
         if proc:
             proc.terminate()
             proc.wait(10)
-    print(f"{args.clients} clients x {args.seconds:.0f} s against {url}: {result['requests']} requests, "
-          f"{result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, "
-          f"errors {len(result['errors'])}"
-          + (f", rebuild in the middle took {result['rebuild_seconds']:.2f} s" if result["rebuild_seconds"] else ""))
+    print(
+        f"{args.clients} clients x {args.seconds:.0f} s against {url}: {result['requests']} requests, "
+        f"{result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, "
+        f"errors {len(result['errors'])}"
+        + (f", rebuild in the middle took {result['rebuild_seconds']:.2f} s" if result["rebuild_seconds"] else "")
+    )
     for error in result["errors"][:20]:
         print("  error:", error)
     sys.exit(1 if result["errors"] else 0)

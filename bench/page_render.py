@@ -1,6 +1,7 @@
 """In-process render time of term pages (latest and pinned) through the Flask app."""
 
 import random
+from functools import partial
 
 from common import ROOT, built_store, summary, timed
 
@@ -21,8 +22,8 @@ for url in urls:  # warm caches (linkers per version) once, as a running server 
     client.get(url)
 samples = []
 for url in urls[:600]:
-    samples += timed(lambda: client.get(url), 1)
+    samples += timed(partial(client.get, url), 1)
 print(summary("term page (latest + pinned)", samples))
 rulings = [f"/{g.slug}/rulings/{r['slug']}" for g in store.games() for r in store.rulings(g)]
-print(summary("ruling page", [t for u in rulings[:200] for t in timed(lambda: client.get(u), 1)]))
-print(summary("game home", [t for g in store.games() for t in timed(lambda: client.get(f"/{g.slug}/"), 20)]))
+print(summary("ruling page", [t for u in rulings[:200] for t in timed(partial(client.get, u), 1)]))
+print(summary("game home", [t for g in store.games() for t in timed(partial(client.get, f"/{g.slug}/"), 20)]))

@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import ROOT
 from http_load import free_port, mixed_paths, run, start_server
 
-from common import ROOT
 from rulings.build import build
 from rulings.graph.store import Store
 from rulings.settings import Settings
@@ -66,8 +66,9 @@ def main() -> None:
     port = free_port()
     ports = [int(url.rsplit(":", 1)[1]) for _, url in replicas]
     (tmp / "nginx.conf").write_text(NGINX_CONF.format(tmp=tmp, a=ports[0], b=ports[1], port=port))
-    proxy = subprocess.Popen([nginx, "-c", str(tmp / "nginx.conf"), "-p", str(tmp), "-g", "daemon off;"],
-                             stderr=subprocess.PIPE)
+    proxy = subprocess.Popen(
+        [nginx, "-c", str(tmp / "nginx.conf"), "-p", str(tmp), "-g", "daemon off;"], stderr=subprocess.PIPE
+    )
     time.sleep(0.5)
     try:
         if proxy.poll() is not None:
@@ -81,10 +82,12 @@ def main() -> None:
             process.terminate()
             process.wait(10)
     served = collections.Counter(line.split()[0] for line in (tmp / "access.log").read_text().splitlines() if line)
-    print(f"nginx -> 2 replicas, {args.clients} clients x {args.seconds:.0f} s: {result['requests']} requests, "
-          f"{result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, "
-          f"errors {len(result['errors'])}; per replica: "
-          + ", ".join(f"{addr} {count}" for addr, count in sorted(served.items())))
+    print(
+        f"nginx -> 2 replicas, {args.clients} clients x {args.seconds:.0f} s: {result['requests']} requests, "
+        f"{result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, "
+        f"errors {len(result['errors'])}; per replica: "
+        + ", ".join(f"{addr} {count}" for addr, count in sorted(served.items()))
+    )
     shutil.rmtree(tmp, ignore_errors=True)
     ok = not result["errors"] and len(served) == 2 and min(served.values()) > 0
     sys.exit(0 if ok else 1)

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from common import ROOT, timed
@@ -28,14 +29,31 @@ from rulings.index.search import Searcher
 from rulings.ingest.importer import import_folder
 from rulings.settings import Settings
 from rulings.web import create_app
-
 from tests.shared import SHARED  # noqa: E402
 
 SCALE = SHARED / "scale-corpus" / "rulebooks"
-QUERIES = ["victory points", "end of game scoring", "setup", "how many cards in hand", "trade with other players",
-           "tie breaker", "draw a card", "discard pile reshuffle", "first player", "move and attack",
-           "what happens when the deck runs out", "can i play two cards", "winning the game", "combat dice",
-           "resource tokens", "turn order", "victroy points", "hand limit", "game end trigger", "workers placement"]
+QUERIES = [
+    "victory points",
+    "end of game scoring",
+    "setup",
+    "how many cards in hand",
+    "trade with other players",
+    "tie breaker",
+    "draw a card",
+    "discard pile reshuffle",
+    "first player",
+    "move and attack",
+    "what happens when the deck runs out",
+    "can i play two cards",
+    "winning the game",
+    "combat dice",
+    "resource tokens",
+    "turn order",
+    "victroy points",
+    "hand limit",
+    "game end trigger",
+    "workers placement",
+]
 
 
 def corpus_of(size: int, root: Path) -> Path:
@@ -57,8 +75,13 @@ def run_build(corpus: Path, store: Path, *flags: str) -> tuple[float, int]:
     env = dict(os.environ, RULINGS_CORPUS=str(corpus), RULINGS_STORE=str(store))
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "rulings", "build", *flags], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "rulings", "build", *flags],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     seconds = time.perf_counter() - start
     return seconds, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
@@ -84,7 +107,7 @@ def measure(size: int, root: Path) -> dict:
     search_ms = []
     for _ in range(5):
         for query in QUERIES:
-            search_ms += timed(lambda: searcher.search(query), 1)
+            search_ms += timed(partial(searcher.search, query), 1)
     app = create_app(Settings.resolve(corpus, store_dir))
     client = app.test_client()
     rng = random.Random(size)
@@ -95,14 +118,23 @@ def measure(size: int, root: Path) -> dict:
         terms = store.terms(game)
         if terms:
             pages.append(f"/{game.slug}/terms/{rng.choice(terms).slug}")
-    page_ms = [t for url in pages for t in timed(lambda: client.get(url), 1)]
+    page_ms = [t for url in pages for t in timed(partial(client.get, url), 1)]
     counts = store.counts()
     search_ms.sort()
     page_ms.sort()
-    return {"size": size, "games": counts["games"], "terms": counts["terms"], "full": full, "incremental": incremental,
-            "store": size_of(build / "graph.sqlite"), "index": size_of(build / "index"), "rss": rss / 1024,
-            "search_p50": search_ms[len(search_ms) // 2], "search_p99": search_ms[int(len(search_ms) * 0.99)],
-            "page_p99": page_ms[int(len(page_ms) * 0.99)]}
+    return {
+        "size": size,
+        "games": counts["games"],
+        "terms": counts["terms"],
+        "full": full,
+        "incremental": incremental,
+        "store": size_of(build / "graph.sqlite"),
+        "index": size_of(build / "index"),
+        "rss": rss / 1024,
+        "search_p50": search_ms[len(search_ms) // 2],
+        "search_p99": search_ms[int(len(search_ms) * 0.99)],
+        "page_p99": page_ms[int(len(page_ms) * 0.99)],
+    }
 
 
 def main() -> None:
@@ -115,13 +147,17 @@ def main() -> None:
             row = measure(size, Path(tmp))
             rows.append(row)
             print(f"measured {size}: {row}", file=sys.stderr, flush=True)
-    print("| rulebooks | games | terms | full build | incremental rebuild | store | index | peak memory "
-          "| search p50 / p99 | term page p99 |")
+    print(
+        "| rulebooks | games | terms | full build | incremental rebuild | store | index | peak memory "
+        "| search p50 / p99 | term page p99 |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['size']} | {r['games']} | {r['terms']} | {r['full']:.1f} s | {r['incremental']:.2f} s "
-              f"| {r['store']:.1f} MiB | {r['index']:.1f} MiB | {r['rss']:.0f} MiB "
-              f"| {r['search_p50']:.1f} / {r['search_p99']:.1f} ms | {r['page_p99']:.1f} ms |")
+        print(
+            f"| {r['size']} | {r['games']} | {r['terms']} | {r['full']:.1f} s | {r['incremental']:.2f} s "
+            f"| {r['store']:.1f} MiB | {r['index']:.1f} MiB | {r['rss']:.0f} MiB "
+            f"| {r['search_p50']:.1f} / {r['search_p99']:.1f} ms | {r['page_p99']:.1f} ms |"
+        )
 
 
 if __name__ == "__main__":

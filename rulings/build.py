@@ -43,9 +43,13 @@ class BuildReport:
     state: dict = field(default_factory=dict)  # what the next incremental build compares against
 
     def as_dict(self) -> dict:
-        return {"build": self.build.name, "seconds": round(self.seconds, 3), "counts": self.counts,
-                "warnings": [str(d) for d in self.diagnostics if d.level == "warning"],
-                "suggestions": [d.message for d in self.diagnostics if d.level == "suggestion"]}
+        return {
+            "build": self.build.name,
+            "seconds": round(self.seconds, 3),
+            "counts": self.counts,
+            "warnings": [str(d) for d in self.diagnostics if d.level == "warning"],
+            "suggestions": [d.message for d in self.diagnostics if d.level == "suggestion"],
+        }
 
 
 @functools.cache
@@ -120,9 +124,19 @@ def build(settings: Settings, progress=_progress, incremental: bool = True) -> B
         try:
             previous = current_build(store) if incremental else None
             report = _build_into(work, settings, progress, previous)
-            (work / "build.json").write_text(json.dumps({
-                "fingerprint": fingerprint, "version": __version__, "built_at": time.time(),
-                "counts": report.counts, "corpus": str(settings.corpus), **report.state}, indent=2))
+            (work / "build.json").write_text(
+                json.dumps(
+                    {
+                        "fingerprint": fingerprint,
+                        "version": __version__,
+                        "built_at": time.time(),
+                        "counts": report.counts,
+                        "corpus": str(settings.corpus),
+                        **report.state,
+                    },
+                    indent=2,
+                )
+            )
             final = builds / build_id
             os.rename(work, final)
             _swap_current(store, final)
@@ -185,8 +199,9 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     for game_dir in (g for g in games if g.name in wanted):
         _build_game(conn, game_dir, progress)
     # Every game's warnings and suggestions, those carried over unchanged included.
-    report.diagnostics = [Diagnostic(*row) for row in conn.execute(
-        "SELECT level, path, line, message FROM diagnostics ORDER BY rowid")]
+    report.diagnostics = [
+        Diagnostic(*row) for row in conn.execute("SELECT level, path, line, message FROM diagnostics ORDER BY rowid")
+    ]
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('built_at', ?)", (str(time.time()),))
     conn.commit()
     conn.execute("ANALYZE")
@@ -202,8 +217,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
         indexed = update_index(work / "graph.sqlite", work / "index", changed + removed, changed)
     else:
         indexed = write_index(work / "graph.sqlite", work / "index")
-    totals.update(indexed=indexed, rebuilt_games=len(changed), removed_games=len(removed),
-                  incremental=incremental)
+    totals.update(indexed=indexed, rebuilt_games=len(changed), removed_games=len(removed), incremental=incremental)
     report.counts = totals
     report.state = {"games": fingerprints, "code": code_fingerprint(), "keep_words": words}
     return report
@@ -218,8 +232,9 @@ def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
         try:
             parsed = parse(source)
         except Exception as exc:  # a parser bug must still name the document, not print a traceback
-            raise CorpusError(spec.display_path, f"could not be parsed ({type(exc).__name__}: {exc}); "
-                              "please report this document") from exc
+            raise CorpusError(
+                spec.display_path, f"could not be parsed ({type(exc).__name__}: {exc}); please report this document"
+            ) from exc
         apply_corrections(spec, parsed, manifest.corrections)
         sources.append((spec, source, parsed))
         progress(f"{spec.display_path}: {len(parsed.entries)} entries, {len(parsed.rulings)} rulings")
@@ -229,8 +244,9 @@ def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
     except CorpusError:
         raise
     except Exception as exc:  # likewise for the versions and the graph: name the game
-        raise CorpusError(f"corpus/{manifest.slug}", f"could not be assembled ({type(exc).__name__}: {exc}); "
-                          "please report this game") from exc
+        raise CorpusError(
+            f"corpus/{manifest.slug}", f"could not be assembled ({type(exc).__name__}: {exc}); please report this game"
+        ) from exc
 
 
 def _swap_current(store: Path, final: Path) -> None:
@@ -265,8 +281,10 @@ def ensure_built(settings: Settings, progress=_progress) -> Path:
         except CorpusError as exc:
             if current_build(settings.store) is None:
                 raise
-            print(f"warning: the corpus changed but does not build ({exc}); answering from the previous build",
-                  file=sys.stderr)
+            print(
+                f"warning: the corpus changed but does not build ({exc}); answering from the previous build",
+                file=sys.stderr,
+            )
     found = current_build(settings.store)
     if found is None:
         raise StoreError(f"no build in {settings.store}; run `rulings build`")

@@ -96,12 +96,17 @@ def build(obj: Context, corpus_override: str | None, full: bool, as_json: bool) 
     for suggestion in data["suggestions"]:
         click.echo(f"suggestion: {suggestion}", err=True)
     counts = data["counts"]
-    click.echo(f"built {counts.get('games', 0)} games, {counts.get('documents', 0)} documents, "
-               f"{counts.get('terms', 0)} terms, {counts.get('rulings', 0)} rulings, "
-               f"{counts.get('versions', 0)} versions"
-               + (f" ({counts['rebuilt_games']} games rebuilt, the rest carried over)" if counts.get("incremental")
-                  else f", {counts.get('indexed', 0)} index entries")
-               + f" in {report.seconds:.2f} s -> {report.build}")
+    click.echo(
+        f"built {counts.get('games', 0)} games, {counts.get('documents', 0)} documents, "
+        f"{counts.get('terms', 0)} terms, {counts.get('rulings', 0)} rulings, "
+        f"{counts.get('versions', 0)} versions"
+        + (
+            f" ({counts['rebuilt_games']} games rebuilt, the rest carried over)"
+            if counts.get("incremental")
+            else f", {counts.get('indexed', 0)} index entries"
+        )
+        + f" in {report.seconds:.2f} s -> {report.build}"
+    )
 
 
 @main.command()
@@ -123,6 +128,7 @@ def terms(obj: Context, game: str, version: str | None, include_sections: bool, 
             extra = f" -> {row['redirect']}" if row["redirect"] else ""
             aliases = f" ({', '.join(row['aliases'])})" if row["aliases"] else ""
             click.echo(f"{row['name']}{aliases}{extra}  [{', '.join(row['versions'])}]")
+
     _emit(data, as_json, human)
 
 
@@ -134,8 +140,10 @@ def _human_applies(d: dict) -> None:
         return
     click.echo(f"{d['term']} \u2014 as in force in {d['in_force']}")
     source = d["source"]
-    click.echo(f"text from {d['version']} ({d['date'] or 'undated'}), {d['change']}; "
-               f"source: {source.get('title')}, line {source.get('line')}")
+    click.echo(
+        f"text from {d['version']} ({d['date'] or 'undated'}), {d['change']}; "
+        f"source: {source.get('title')}, line {source.get('line')}"
+    )
     if d["superseded_by"]:
         click.echo(f"superseded in {d['superseded_by']['version']} ({d['superseded_by']['date']})")
     if not d["complete"]:
@@ -212,6 +220,7 @@ def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> Non
             click.echo(f"\n{kind} ({len(d[kind])}):")
             for name in d[kind]:
                 click.echo(f"  {name}")
+
     _emit(data, as_json, human)
     _fail_on_status(data)
 
@@ -219,14 +228,18 @@ def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> Non
 @main.command()
 @click.argument("query")
 @click.option("--game", help="Only this game (slug or alias).")
-@click.option("--kind", type=click.Choice(sorted(SEARCH_KINDS), case_sensitive=False),
-              help="What to search: terms, sub-definitions, sections or rulings (errata, faq...).")
+@click.option(
+    "--kind",
+    type=click.Choice(sorted(SEARCH_KINDS), case_sensitive=False),
+    help="What to search: terms, sub-definitions, sections or rulings (errata, faq...).",
+)
 @click.option("--version", "version", help="Search the texts of this version.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def search(obj: Context, query: str, game: str | None, kind: str | None, version: str | None, limit: int,
-           as_json: bool) -> None:
+def search(
+    obj: Context, query: str, game: str | None, kind: str | None, version: str | None, limit: int, as_json: bool
+) -> None:
     """Ranked full-text search; the defining entry first."""
     game_slug = None
     if game:
@@ -266,10 +279,14 @@ def serve(obj: Context, host: str, port: int, threads: int) -> None:
 
 @main.command()
 @click.argument("game")
-@click.option("--format", "fmt", type=click.Choice(["markdown", "bbcode", "html"]), default="markdown",
-              show_default=True)
-@click.option("--base-url", default=lambda: os.environ.get("RULINGS_BASE_URL", "http://127.0.0.1:5000"),
-              show_default="RULINGS_BASE_URL or http://127.0.0.1:5000")
+@click.option(
+    "--format", "fmt", type=click.Choice(["markdown", "bbcode", "html"]), default="markdown", show_default=True
+)
+@click.option(
+    "--base-url",
+    default=lambda: os.environ.get("RULINGS_BASE_URL", "http://127.0.0.1:5000"),
+    show_default="RULINGS_BASE_URL or http://127.0.0.1:5000",
+)
 @click.pass_obj
 def linkify(obj: Context, game: str, fmt: str, base_url: str) -> None:
     """Read a post on stdin, write it with [[term]] mentions linked."""
@@ -284,8 +301,12 @@ def linkify(obj: Context, game: str, fmt: str, base_url: str) -> None:
 
 @main.command()
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--base-url", default="http://localhost/", show_default=True,
-              help="Absolute URL the site will live at (used in citations and feeds).")
+@click.option(
+    "--base-url",
+    default="http://localhost/",
+    show_default=True,
+    help="Absolute URL the site will live at (used in citations and feeds).",
+)
 @click.pass_obj
 def export(obj: Context, directory: str, base_url: str) -> None:
     """Write the whole site as static files into DIRECTORY."""
@@ -301,10 +322,17 @@ def export(obj: Context, directory: str, base_url: str) -> None:
 
 @main.command("import")
 @click.argument("source", type=click.Path(exists=True, file_okay=False))
-@click.option("--into", "corpus", type=click.Path(file_okay=False),
-              help="Corpus folder to create games in (default: the --corpus folder).")
-@click.option("--group", is_flag=True, help="One game for files that differ only by document kind "
-                                           "(agricola-rulebook.md + agricola_faq.md).")
+@click.option(
+    "--into",
+    "corpus",
+    type=click.Path(file_okay=False),
+    help="Corpus folder to create games in (default: the --corpus folder).",
+)
+@click.option(
+    "--group",
+    is_flag=True,
+    help="One game for files that differ only by document kind (agricola-rulebook.md + agricola_faq.md).",
+)
 @click.option("--link", is_flag=True, help="Symlink the documents instead of copying them.")
 @click.pass_obj
 def import_(obj: Context, source: str, corpus: str | None, group: bool, link: bool) -> None:
@@ -331,21 +359,27 @@ def stats(obj: Context, as_json: bool) -> None:
     store = obj.store
     data = {"build": store.build.name, "counts": store.counts(), "games": []}
     for game in store.games():
-        data["games"].append({
-            "slug": game.slug, "name": game.name,
-            "documents": len(store.documents(game)),
-            "versions": [v.label for v in store.versions(game)],
-            "terms": len(store.terms(game, ("entry", "keyword"))),
-            "sections": len(store.terms(game, ("section",))),
-            "rulings": len(store.rulings(game)),
-            "cards": len(store.cards(game)),
-            "furniture_lines": store.furniture_count(game),
-        })
+        data["games"].append(
+            {
+                "slug": game.slug,
+                "name": game.name,
+                "documents": len(store.documents(game)),
+                "versions": [v.label for v in store.versions(game)],
+                "terms": len(store.terms(game, ("entry", "keyword"))),
+                "sections": len(store.terms(game, ("section",))),
+                "rulings": len(store.rulings(game)),
+                "cards": len(store.cards(game)),
+                "furniture_lines": store.furniture_count(game),
+            }
+        )
     data["diagnostics"] = store.diagnostics()
 
     def human(d):
         click.echo(f"build {d['build']}")
         for g in d["games"]:
-            click.echo(f"{g['slug']}: {g['terms']} terms, {g['sections']} sections, {g['rulings']} rulings, "
-                       f"{g['cards']} cards, versions {', '.join(g['versions'])}")
+            click.echo(
+                f"{g['slug']}: {g['terms']} terms, {g['sections']} sections, {g['rulings']} rulings, "
+                f"{g['cards']} cards, versions {', '.join(g['versions'])}"
+            )
+
     _emit(data, as_json, human)

@@ -12,6 +12,7 @@ import posixpath
 import re
 import shutil
 from collections import deque
+from itertools import pairwise
 from pathlib import Path
 
 from .graph.store import Store
@@ -50,20 +51,25 @@ def urls(store: Store) -> list[str]:
         base = f"/{game.slug}"
         out += [f"{base}/", f"{base}/feed.atom"]
         versions = store.versions(game)
-        for before, after in zip(versions, versions[1:]):
+        for before, after in pairwise(versions):
             out.append(f"{base}/changes/{before.label}..{after.label}")
         for term in store.terms(game):
             revisions = store.revisions(term)
             out += [f"{base}/terms/{term.slug}", f"{base}/terms/{term.slug}/history"]
             first = revisions[0].ordinal if revisions else 0
             out += [f"{base}/v/{v.label}/terms/{term.slug}" for v in versions if v.ordinal >= first]
-            for a, b in zip(revisions, revisions[1:]):
+            for a, b in pairwise(revisions):
                 out.append(f"{base}/terms/{term.slug}/diff/{a.version}..{b.version}")
             if revisions and revisions[-1].version != versions[-1].label and len(versions) > 1:
                 out.append(f"{base}/terms/{term.slug}/diff/{revisions[0].version}..{versions[-1].label}")
         out += [f"{base}/rulings/{r['slug']}" for r in store.rulings(game)]
         out += [f"{base}/cards/{c['slug']}" for c in store.cards(game)]
     return out
+
+
+def relative_links(html: str, from_file: str) -> str:
+    """Every site-absolute link of a page rewritten relative to the page's own file."""
+    return ATTR.sub(lambda m: m.group(1) + relative(from_file, m.group(2)) + m.group(3), html)
 
 
 def linked_pages(html: str) -> list[str]:
@@ -81,13 +87,25 @@ def search_index(store: Store) -> list[dict]:
     for game in store.games():
         for term in store.terms(game):
             revision = store.revisions(term)[-1]
-            docs.append({"title": revision.name, "game": game.slug, "kind": term.kind,
-                         "path": page_file(f"/{game.slug}/terms/{term.slug}"),
-                         "text": plain_text(revision.text)[:400]})
+            docs.append(
+                {
+                    "title": revision.name,
+                    "game": game.slug,
+                    "kind": term.kind,
+                    "path": page_file(f"/{game.slug}/terms/{term.slug}"),
+                    "text": plain_text(revision.text)[:400],
+                }
+            )
         for ruling in store.rulings(game):
-            docs.append({"title": ruling["title"], "game": game.slug, "kind": "ruling",
-                         "path": page_file(f"/{game.slug}/rulings/{ruling['slug']}"),
-                         "text": plain_text(ruling["text"])[:400]})
+            docs.append(
+                {
+                    "title": ruling["title"],
+                    "game": game.slug,
+                    "kind": "ruling",
+                    "path": page_file(f"/{game.slug}/rulings/{ruling['slug']}"),
+                    "text": plain_text(ruling["text"])[:400],
+                }
+            )
     return docs
 
 
@@ -118,16 +136,19 @@ def export(settings: Settings, target: Path, base_url: str = "http://localhost/"
                     queue.append(link)
             root = posixpath.relpath(".", posixpath.dirname(file) or ".")
             root = "" if root == "." else root + "/"
-            body = body.replace('<meta name="rulings-static" content="1">',
-                                f'<meta name="rulings-static" content="1">\n<meta name="rulings-root" content="{root}">'
-                                f'\n<script src="{root}search-index.js"></script>', 1)
-            body = ATTR.sub(lambda m: m.group(1) + relative(file, m.group(2)) + m.group(3), body)
+            body = body.replace(
+                '<meta name="rulings-static" content="1">',
+                f'<meta name="rulings-static" content="1">\n<meta name="rulings-root" content="{root}">'
+                f'\n<script src="{root}search-index.js"></script>',
+                1,
+            )
+            body = relative_links(body, file)
         out = target / file
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(body, encoding="utf-8")
         written += 1
     shutil.copytree(PACKAGE_ROOT / "static", target / "static", dirs_exist_ok=True)
     (target / "search-index.js").write_text(
-        "window.RULINGS_INDEX = " + json.dumps(search_index(store), ensure_ascii=False) + ";\n", encoding="utf-8")
+        "window.RULINGS_INDEX = " + json.dumps(search_index(store), ensure_ascii=False) + ";\n", encoding="utf-8"
+    )
     return {"pages": written, "failed": failed, "target": str(target)}
-

@@ -76,8 +76,9 @@ def corpus_copy(tmp_path) -> Path:
     return target
 
 
-def text_source(text: str | list[str], kind: str, file: str = "doc.txt", furniture: tuple[str, ...] = (),
-                game: str = "g"):
+def text_source(
+    text: str | list[str], kind: str, file: str = "doc.txt", furniture: tuple[str, ...] = (), game: str = "g"
+):
     """An in-memory document for parser fixture tests (nothing on disk)."""
     from rulings.ingest.manifest import DocumentSpec
     from rulings.ingest.source import Source
@@ -119,7 +120,8 @@ def exported_site(store_dir, tmp_path_factory) -> Path:
 
     target = tmp_path_factory.mktemp("export") / "site"
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
-    done = subprocess.run([sys.executable, "-m", "rulings", "export", str(target)], env=env, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rulings", "export", str(target)], env=env, capture_output=True, text=True, check=True
+    )
     assert "not exported" not in done.stderr, done.stderr
     return target

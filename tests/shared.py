@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _origin() -> Path | None:
     try:
-        url = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
-                             capture_output=True, text=True, timeout=5).stdout.strip()
+        url = subprocess.run(
+            ["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"], capture_output=True, text=True, timeout=5
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return Path(url).resolve() if url and not url.startswith(("http", "git@", "ssh:")) else None

@@ -91,24 +91,36 @@ def test_manifest_naming_a_missing_file(tiny):
     rebuild_fails(corpus, store, "tiny/game.toml:4: error: [[documents]] #1: file 'missing.txt' does not exist")
 
 
-@pytest.mark.parametrize("toml,message,line", [
-    (GOOD_TOML.replace('name = "Tiny"', 'name = "Tiny'), "TOML syntax error", 2),
-    (GOOD_TOML.replace('kind = "rulebook"', 'kind = "novel"'), "unknown kind 'novel'", 5),
-    (GOOD_TOML + 'date = "2020-13-01"\n', "date must be a date like 2019-11-01", 7),
-    (GOOD_TOML + 'version = "1"\n[[documents]]\nfile = "other.txt"\nkind = "rulebook"\nversion = "1"\n',
-     "duplicate version 1 for kind rulebook", 11),
-    ('[game]\naliases = ["t"]\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\n', "[game] needs a name", 1),
-    (GOOD_TOML.replace("[[documents]]", "[documents]"), "write [[documents]], not [documents]", 3),
-    (GOOD_TOML + '[[renames]]\nfrom = "A"\n', "[[renames]] needs from", 7),
-    (GOOD_TOML + 'version = "1"\n[[documents]]\nfile = "other.txt"\nkind = "faq"\nversion = "1 .2"\n',
-     "version '1 .2' must look like 1.4", 11),  # the line of the second document, not the first
-    (GOOD_TOML + '[[documents]]\nfile = "Rules.md"\nkind = "faq"\n',
-     "'Rules.md' and 'rules.txt' would share the URL name 'rules'", 8),
-    (GOOD_TOML + "version = 1.10\n", 'write the version as a string, e.g. "1.1"', 7),
-    (GOOD_TOML + 'official = "false"\n', "official must be true or false", 7),
-    ('renames = 5\n' + GOOD_TOML, "renames must be an array of tables", 1),
-    (GOOD_TOML + '[[versions]]\ndate = 2020-01-01\n', "[[versions]] needs label", 7),
-])
+@pytest.mark.parametrize(
+    "toml,message,line",
+    [
+        (GOOD_TOML.replace('name = "Tiny"', 'name = "Tiny'), "TOML syntax error", 2),
+        (GOOD_TOML.replace('kind = "rulebook"', 'kind = "novel"'), "unknown kind 'novel'", 5),
+        (GOOD_TOML + 'date = "2020-13-01"\n', "date must be a date like 2019-11-01", 7),
+        (
+            GOOD_TOML + 'version = "1"\n[[documents]]\nfile = "other.txt"\nkind = "rulebook"\nversion = "1"\n',
+            "duplicate version 1 for kind rulebook",
+            11,
+        ),
+        ('[game]\naliases = ["t"]\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\n', "[game] needs a name", 1),
+        (GOOD_TOML.replace("[[documents]]", "[documents]"), "write [[documents]], not [documents]", 3),
+        (GOOD_TOML + '[[renames]]\nfrom = "A"\n', "[[renames]] needs from", 7),
+        (
+            GOOD_TOML + 'version = "1"\n[[documents]]\nfile = "other.txt"\nkind = "faq"\nversion = "1 .2"\n',
+            "version '1 .2' must look like 1.4",
+            11,
+        ),  # the line of the second document, not the first
+        (
+            GOOD_TOML + '[[documents]]\nfile = "Rules.md"\nkind = "faq"\n',
+            "'Rules.md' and 'rules.txt' would share the URL name 'rules'",
+            8,
+        ),
+        (GOOD_TOML + "version = 1.10\n", 'write the version as a string, e.g. "1.1"', 7),
+        (GOOD_TOML + 'official = "false"\n', "official must be true or false", 7),
+        ("renames = 5\n" + GOOD_TOML, "renames must be an array of tables", 1),
+        (GOOD_TOML + "[[versions]]\ndate = 2020-01-01\n", "[[versions]] needs label", 7),
+    ],
+)
 def test_malformed_manifests(tiny, toml, message, line):
     corpus, store = tiny
     (corpus / "tiny" / "other.txt").write_text(GOOD_TEXT)
@@ -119,18 +131,30 @@ def test_malformed_manifests(tiny, toml, message, line):
 
 def test_changelog_problems_are_warnings_with_lines(tmp_path):
     corpus = tmp_path / "corpus"
-    toml = GOOD_TOML.replace('version', 'x') + ('version = "1.0"\ndate = 2020-01-01\n[[documents]]\n'
-                                                'file = "changes.txt"\nkind = "changelog"\n')
-    changes = "\n".join(["Changes", "", "Changed from 1.0 -> 1.1", "", "Apple", "", "A fruit, and a tasty one.",
-                         "", "Changed from 1.1 -> 1.2 (May 1, 2021)", "",
-                         "p. 2, Apple \u2014 \u201cnot in the text\u201d \u2014> \u201cnew words\u201d"])
+    toml = GOOD_TOML.replace("version", "x") + (
+        'version = "1.0"\ndate = 2020-01-01\n[[documents]]\nfile = "changes.txt"\nkind = "changelog"\n'
+    )
+    changes = "\n".join(
+        [
+            "Changes",
+            "",
+            "Changed from 1.0 -> 1.1",
+            "",
+            "Apple",
+            "",
+            "A fruit, and a tasty one.",
+            "",
+            "Changed from 1.1 -> 1.2 (May 1, 2021)",
+            "",
+            "p. 2, Apple \u2014 \u201cnot in the text\u201d \u2014> \u201cnew words\u201d",
+        ]
+    )
     write_game(corpus, "tiny", toml, {"rules.txt": GOOD_TEXT, "changes.txt": changes})
     result = run(corpus, tmp_path / "store", "build")
     assert result.exit_code == 0, result.output
     assert "tiny/changes.txt:3: warning: version 1.1 has no date" in result.output
     assert "tiny/changes.txt:11: warning: patch text \u201cnot in the text\u201d not found" in result.output
-    data = json.loads(run(corpus, tmp_path / "store", "applies", "tiny", "apple", "--version", "1.2",
-                          "--json").output)
+    data = json.loads(run(corpus, tmp_path / "store", "applies", "tiny", "apple", "--version", "1.2", "--json").output)
     assert data["complete"] is False and data["version"] == "1.2"
     (corpus / "tiny" / "game.toml").write_text(toml + '[[versions]]\nlabel = "1.1"\ndate = 2020-06-01\n')
     dated = run(corpus, tmp_path / "store", "build")
@@ -165,8 +189,9 @@ def test_killed_build_leaves_the_previous_one_serving(tiny):
     before = current_build(store)
     (corpus / "tiny" / "rules.txt").write_text(GOOD_TEXT * 3000)  # slow enough to interrupt
     env = dict(os.environ, RULINGS_CORPUS=str(corpus), RULINGS_STORE=str(store))
-    proc = subprocess.Popen([sys.executable, "-m", "rulings", "build"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulings", "build"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.time() + 30
     while not list((store / "builds").glob(".tmp-*")) and time.time() < deadline and proc.poll() is None:
         time.sleep(0.01)

@@ -20,8 +20,16 @@ from playwright.sync_api import expect, sync_playwright
 from .conftest import CORPUS
 
 CHROMIUM = os.environ.get("RULINGS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 def free_port() -> int:
@@ -34,8 +42,12 @@ def free_port() -> int:
 def server(store_dir):
     port = free_port()
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
-    proc = subprocess.Popen([sys.executable, "-m", "rulings", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulings", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -43,7 +55,7 @@ def server(store_dir):
             break
         except OSError:
             if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode())
+                raise RuntimeError(proc.stderr.read().decode()) from None
             time.sleep(0.1)
     yield url
     proc.terminate()
@@ -124,10 +136,18 @@ def test_paragraph_anchor_links(page, server):
     expect(page.locator("#guard a.anchor")).to_have_attribute("href", "#guard")
 
 
-@pytest.mark.parametrize("path", ["/", "/marvel-champions/", "/marvel-champions/terms/initiating-abilities",
-                                  "/marvel-champions/terms/dash/diff/1.1..1.4", "/search?q=damage",
-                                  "/sentinels-of-the-multiverse/rulings/ra-flame-barrier",
-                                  "/vs-system-2pcg/terms/plus1-plus1-and-minus1-minus1-counters"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/marvel-champions/",
+        "/marvel-champions/terms/initiating-abilities",
+        "/marvel-champions/terms/dash/diff/1.1..1.4",
+        "/search?q=damage",
+        "/sentinels-of-the-multiverse/rulings/ra-flame-barrier",
+        "/vs-system-2pcg/terms/plus1-plus1-and-minus1-minus1-counters",
+    ],
+)
 def test_mobile_viewport_has_no_horizontal_scroll(browser, server, path):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

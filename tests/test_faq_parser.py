@@ -23,8 +23,7 @@ def ruling(doc, title, group=None):
 def test_general_rulings_grouped_under_their_section(faq):
     doc = faq[1]
     assert ruling(doc, "Immune Targets").group == "Targets"
-    assert ruling(doc, "Damage Bonuses/Reductions Apply to Each Instance of Damage").section == \
-        "Damage and Destruction"
+    assert ruling(doc, "Damage Bonuses/Reductions Apply to Each Instance of Damage").section == "Damage and Destruction"
     assert ruling(doc, "Timing of Effects").group == "General Rules and Clarifications"
     assert ruling(doc, "Source of Damage").group == "General Environment Rules Clarifications"
     assert all(r.group_kind == "general" for r in doc.rulings if r.group == "Targets")
@@ -39,8 +38,11 @@ def test_hero_villain_environment_groups_with_expansions(faq):
     argent = ruling(doc, "Performs and Accompanies Aren't Powers")
     assert (argent.group, argent.expansion) == ("Argent Adept", "Infernal Relics")
     wasteland = ruling(doc, "Unforgiving Wasteland")
-    assert (wasteland.group, wasteland.group_kind, wasteland.expansion) == ("The Final Wasteland", "environment",
-                                                                           "Promo")
+    assert (wasteland.group, wasteland.group_kind, wasteland.expansion) == (
+        "The Final Wasteland",
+        "environment",
+        "Promo",
+    )
     assert ruling(doc, "Mountainous Carapace").group_kind == "villain"
     assert ruling(doc, "Lemme See That...").group == "Guise"
 
@@ -48,7 +50,8 @@ def test_hero_villain_environment_groups_with_expansions(faq):
 def test_sources_errata_and_edition_notes(faq):
     doc = faq[1]
     assert ruling(doc, "Timing of Effects").sources == [
-        "https://greaterthangames.com/forum/topic/timing-and-order-of-operations-4347"]
+        "https://greaterthangames.com/forum/topic/timing-and-order-of-operations-4347"
+    ]
     assert len(ruling(doc, "Ammunition Cards").sources) == 2
     assert ruling(doc, "Immune Targets").sources == []
     chastise = ruling(doc, '"Chastise" Errata')
@@ -74,28 +77,49 @@ def test_nothing_lost(faq):
 
 def test_fixture_all_caps_faq():
     lines = [
-        "", "MY GAME", "",
-        "GENERAL RULES", "",
-        "TIMING", "",
-        "THINGS HAPPEN IN ORDER.", "",
-        "[HTTPS://EXAMPLE.COM/A](https://example.com/a)", "",
-        "PAGE HEADER", "",
-        "\"ODD CARD\" ERRATA", "",
-        "THE TEXT ON THIS CARD IS OFFICIALLY CHANGED TO READ:", "",
-        "DO A THING.", "",
-        "HEROES", "", "", "",
-        "[BIG", "BOX]", "",
-        "CAPTAIN", "",
-        "\"SHIELD THROW\"", "",
-        "THIS HITS TWO TARGETS AND", "",
-        "PAGE HEADER", "",
+        "",
+        "MY GAME",
+        "",
+        "GENERAL RULES",
+        "",
+        "TIMING",
+        "",
+        "THINGS HAPPEN IN ORDER.",
+        "",
+        "[HTTPS://EXAMPLE.COM/A](https://example.com/a)",
+        "",
+        "PAGE HEADER",
+        "",
+        '"ODD CARD" ERRATA',
+        "",
+        "THE TEXT ON THIS CARD IS OFFICIALLY CHANGED TO READ:",
+        "",
+        "DO A THING.",
+        "",
+        "HEROES",
+        "",
+        "",
+        "",
+        "[BIG",
+        "BOX]",
+        "",
+        "CAPTAIN",
+        "",
+        '"SHIELD THROW"',
+        "",
+        "THIS HITS TWO TARGETS AND",
+        "",
+        "PAGE HEADER",
+        "",
         "THEN COMES BACK.",
     ]
     source = text_source(lines, "faq", "faq.txt", furniture=("PAGE HEADER",), game="my-game")
     doc = FaqParser().parse(source)
     assert [(r.title, r.group, r.kind) for r in doc.rulings] == [
-        ("Timing", "General Rules", "clarification"), ('"Odd Card" Errata', "General Rules", "errata"),
-        ("Shield Throw", "Captain", "clarification")]
+        ("Timing", "General Rules", "clarification"),
+        ('"Odd Card" Errata', "General Rules", "errata"),
+        ("Shield Throw", "Captain", "clarification"),
+    ]
     assert doc.rulings[0].sources == ["https://example.com/a"]
     throw = doc.rulings[2]
     assert (throw.group_kind, throw.expansion, throw.cards) == ("hero", "Big Box", ["Shield Throw"])

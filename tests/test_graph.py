@@ -57,8 +57,17 @@ def test_no_phantom_terms(mc_terms):
 def test_see_also_and_redirects_to_sub_definitions(mc_terms):
     names = by_name(mc_terms)
     assert {"Cancel", "Constant Ability"} <= set(names["ability"][0]["see_also"])
-    for keyword in ("guard", "overkill", "peril", "quickstrike", "restricted", "retaliate", "surge",
-                    "toughness", "uses"):
+    for keyword in (
+        "guard",
+        "overkill",
+        "peril",
+        "quickstrike",
+        "restricted",
+        "retaliate",
+        "surge",
+        "toughness",
+        "uses",
+    ):
         term = names[keyword][0]
         assert term["redirect"] == "Keywords", keyword
         assert term["redirect_url"].startswith("/marvel-champions/terms/keywords#"), keyword
@@ -66,14 +75,17 @@ def test_see_also_and_redirects_to_sub_definitions(mc_terms):
     assert names["tough"][0]["redirect_url"] == "/marvel-champions/terms/status-cards#tough"
 
 
-@pytest.mark.parametrize("name,parent,snippet", [
-    ("Guard", "Keywords", "While any minions with this keyword are engaged"),
-    ("Toughness", "Keywords", "place a tough status card on it"),
-    ("Uses", "Keywords", "place X all-purpose counters"),
-    ("Confused", "Status Cards", "discard the confused card instead"),
-    ("Stunned", "Status Cards", "discard the stunned card instead"),
-    ("Tough", "Status Cards", "prevent all of that damage and discard the tough status card"),
-])
+@pytest.mark.parametrize(
+    "name,parent,snippet",
+    [
+        ("Guard", "Keywords", "While any minions with this keyword are engaged"),
+        ("Toughness", "Keywords", "place a tough status card on it"),
+        ("Uses", "Keywords", "place X all-purpose counters"),
+        ("Confused", "Status Cards", "discard the confused card instead"),
+        ("Stunned", "Status Cards", "discard the stunned card instead"),
+        ("Tough", "Status Cards", "prevent all of that damage and discard the tough status card"),
+    ],
+)
 def test_names_resolve_to_their_definitions_as_of_11(cli, name, parent, snippet):
     data, code = cli.json("applies", "mc", name, "--version", "1.1")
     assert code == 0 and data["status"] == "ok"
@@ -144,12 +156,21 @@ def test_stale_store_is_rebuilt(corpus_copy, tmp_path):
 
 
 def test_cli_linkify_reads_stdin(cli):
-    result = cli("linkify", "mc", "--format", "markdown", "--base-url", "https://rules.example",
-                 input="Check [[quickstrike]] and [[dash@1.2]], not [[nonsense]].")
+    result = cli(
+        "linkify",
+        "mc",
+        "--format",
+        "markdown",
+        "--base-url",
+        "https://rules.example",
+        input="Check [[quickstrike]] and [[dash@1.2]], not [[nonsense]].",
+    )
     assert result.exit_code == 0
-    assert result.stdout == ("Check [Quickstrike](https://rules.example/marvel-champions/terms/quickstrike) and "
-                             "[dash (v1.2)](https://rules.example/marvel-champions/v/1.2/terms/dash), "
-                             "not [[nonsense]].")
+    assert result.stdout == (
+        "Check [Quickstrike](https://rules.example/marvel-champions/terms/quickstrike) and "
+        "[dash (v1.2)](https://rules.example/marvel-champions/v/1.2/terms/dash), "
+        "not [[nonsense]]."
+    )
     assert "no term for [[nonsense]]" in result.stderr
     bbcode = cli("linkify", "vss", "--format", "bbcode", "--base-url", "http://x", input="[[AKA|also known as]]")
     assert bbcode.stdout == "[url=http://x/vs-system-2pcg/terms/aka]also known as[/url]"

@@ -28,15 +28,25 @@ label = "2e"
 date = 2022-01-01
 """
 RULES = "Basics\n\nSome prose.\n\nGlossary\n\nApple: A fruit.\n\nPear: Another fruit.\n"
-CHANGES = "\n".join([
-    "Changes", "", "Changed from 1.0 -> 1.1 (May 1, 2021)", "", "Apple", "", "A fruit, and a tasty one.", "",
-    "p. 2, Apple \u2014 \u201ctasty\u201d \u2014> \u201csweet\u201d",
-    "p. 3 \u2014> Added section on \u201cPear\u201d", ""])
+CHANGES = "\n".join(
+    [
+        "Changes",
+        "",
+        "Changed from 1.0 -> 1.1 (May 1, 2021)",
+        "",
+        "Apple",
+        "",
+        "A fruit, and a tasty one.",
+        "",
+        "p. 2, Apple \u2014 \u201ctasty\u201d \u2014> \u201csweet\u201d",
+        "p. 3 \u2014> Added section on \u201cPear\u201d",
+        "",
+    ]
+)
 
 
 def cli(tmp_path, *args):
-    result = CliRunner().invoke(main, ["--corpus", str(tmp_path / "corpus"), "--store", str(tmp_path / "store"),
-                                       *args])
+    result = CliRunner().invoke(main, ["--corpus", str(tmp_path / "corpus"), "--store", str(tmp_path / "store"), *args])
     assert "Traceback" not in result.output
     return result
 
@@ -45,16 +55,19 @@ def test_a_version_that_restates_and_patches_one_term(tmp_path):
     write_game(tmp_path / "corpus", "tiny", TOML, {"rules.txt": RULES, "changes.txt": CHANGES})
     built = cli(tmp_path, "build")
     assert built.exit_code == 0, built.output
-    assert "changes.txt:10: warning: 1.1 says it added the section \u201cPear\u201d, which already exists" \
-        in built.output
+    assert (
+        "changes.txt:10: warning: 1.1 says it added the section \u201cPear\u201d, which already exists" in built.output
+    )
     apple = json.loads(cli(tmp_path, "applies", "tiny", "apple", "--version", "1.1", "--json").output)
     assert apple["text"] == "A fruit, and a sweet one."  # the patch lands on the version's one revision
     terms = json.loads(cli(tmp_path, "terms", "tiny", "--json").output)
     assert [t["name"] for t in terms].count("Pear") == 1
     pear = json.loads(cli(tmp_path, "applies", "tiny", "pear", "--version", "1.1", "--json").output)
     assert pear["text"] == "Another fruit." and pear["version"] == "1.0"  # not emptied by the section line
-    assert json.loads(cli(tmp_path, "applies", "tiny", "apple", "--date", "2022-06-01", "--json").output)[
-        "in_force"] == "2e"
+    assert (
+        json.loads(cli(tmp_path, "applies", "tiny", "apple", "--date", "2022-06-01", "--json").output)["in_force"]
+        == "2e"
+    )
 
 
 def test_version_labels_sort_numbers_before_words():

@@ -3,12 +3,19 @@
 import pytest
 
 HOSTILE_PAGES = [
-    "/marvel-champions/terms/../../etc/passwd", "/marvel-champions/terms/%2e%2e%2f%2e%2e%2fetc",
-    "/marvel-champions/v/..%2F..%2F/terms/dash", "/marvel-champions/terms/" + "a" * 5000,
-    "/marvel-champions/v/1.1/terms/<script>", "/<script>alert(1)</script>/", "/marvel-champions/terms/dash/diff/..",
-    "/marvel-champions/terms/dash/diff/1.1..<x>", "/marvel-champions/changes/1.1..1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1",
-    "/marvel-champions/cards/%00", "/marvel-champions/rulings/%ff%fe",
-    "/marvel-champions/terms/ability%0A", "/api/marvel-champions/v/1.0%0A/terms/ability",
+    "/marvel-champions/terms/../../etc/passwd",
+    "/marvel-champions/terms/%2e%2e%2f%2e%2e%2fetc",
+    "/marvel-champions/v/..%2F..%2F/terms/dash",
+    "/marvel-champions/terms/" + "a" * 5000,
+    "/marvel-champions/v/1.1/terms/<script>",
+    "/<script>alert(1)</script>/",
+    "/marvel-champions/terms/dash/diff/..",
+    "/marvel-champions/terms/dash/diff/1.1..<x>",
+    "/marvel-champions/changes/1.1..1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1",
+    "/marvel-champions/cards/%00",
+    "/marvel-champions/rulings/%ff%fe",
+    "/marvel-champions/terms/ability%0A",
+    "/api/marvel-champions/v/1.0%0A/terms/ability",
     "/marvel-champions/terms/ability/diff/1.0%0A..1.5",
 ]
 
@@ -21,9 +28,20 @@ def test_hostile_urls_are_clean_404s(client, url):
     assert "Traceback" not in body and "<script>alert" not in body
 
 
-@pytest.mark.parametrize("query", ["q=" + "x" * 10_000, "q=%00%01%02", "q=guard)(*&^%25", "q=\"unterminated",
-                                   "q=guard&limit=-5", "q=guard&limit=100000", "q=guard&version=<script>",
-                                   "q=a+OR+b+AND+NOT+c", "q=%E2%80%AE%E2%80%8B"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "q=" + "x" * 10_000,
+        "q=%00%01%02",
+        "q=guard)(*&^%25",
+        'q="unterminated',
+        "q=guard&limit=-5",
+        "q=guard&limit=100000",
+        "q=guard&version=<script>",
+        "q=a+OR+b+AND+NOT+c",
+        "q=%E2%80%AE%E2%80%8B",
+    ],
+)
 def test_hostile_searches(client, query):
     for base in ("/search?", "/api/search?"):
         response = client.get(base + query)
@@ -33,23 +51,26 @@ def test_hostile_searches(client, query):
     assert data is not None and len(data.get("query", "")) <= 200
 
 
-@pytest.mark.parametrize("url,status", [
-    ("/api/marvel-champions/applies?term=dash&date=not-a-date", 400),
-    ("/api/marvel-champions/applies?term=dash&date=2020-02-30", 400),
-    ("/api/marvel-champions/applies?term=dash&version=1.1&date=2020-01-01", 400),
-    ("/api/marvel-champions/applies?term=" + "x" * 500, 400),
-    ("/api/marvel-champions/applies?term=dash&version=../../", 404),
-    ("/api/marvel-champions/applies?term=zzzz", 404),
-    ("/api/marvel-champions/linkify?format=exe&text=x", 400),
-    ("/marvel-champions/applies?term=dash&version=9", 404),
-    ("/marvel-champions/applies?term=dash&date=2020-01-01xyz", 400),
-    ("/marvel-champions/applies?term=" + "x" * 500, 400),
-    ("/search?q=guard&kind=bogus", 400),
-    ("/api/search?q=guard&kind=bogus", 400),
-    ("/search?q=guard&game=nope", 400),
-    ("/api/complete?q=gu&game=nope", 400),
-    ("/api/complete?q=gu&limit=x", 400),
-])
+@pytest.mark.parametrize(
+    "url,status",
+    [
+        ("/api/marvel-champions/applies?term=dash&date=not-a-date", 400),
+        ("/api/marvel-champions/applies?term=dash&date=2020-02-30", 400),
+        ("/api/marvel-champions/applies?term=dash&version=1.1&date=2020-01-01", 400),
+        ("/api/marvel-champions/applies?term=" + "x" * 500, 400),
+        ("/api/marvel-champions/applies?term=dash&version=../../", 404),
+        ("/api/marvel-champions/applies?term=zzzz", 404),
+        ("/api/marvel-champions/linkify?format=exe&text=x", 400),
+        ("/marvel-champions/applies?term=dash&version=9", 404),
+        ("/marvel-champions/applies?term=dash&date=2020-01-01xyz", 400),
+        ("/marvel-champions/applies?term=" + "x" * 500, 400),
+        ("/search?q=guard&kind=bogus", 400),
+        ("/api/search?q=guard&kind=bogus", 400),
+        ("/search?q=guard&game=nope", 400),
+        ("/api/complete?q=gu&game=nope", 400),
+        ("/api/complete?q=gu&limit=x", 400),
+    ],
+)
 def test_bad_parameters(client, url, status):
     response = client.get(url)
     assert response.status_code == status, url

@@ -28,8 +28,9 @@ def test_rebuild_under_load_fails_no_request(tmp_path):
     proc, url = http_load.start_server(settings.store, CORPUS)
     try:
         paths = http_load.mixed_paths(Store(first), random.Random(3))
-        result = http_load.run(url, paths, clients=4, seconds=6,
-                               rebuild=(1.5, lambda: build(settings, progress=lambda _: None)))
+        result = http_load.run(
+            url, paths, clients=4, seconds=6, rebuild=(1.5, lambda: build(settings, progress=lambda _: None))
+        )
     finally:
         proc.terminate()
         proc.wait(10)

@@ -69,7 +69,11 @@ def test_a_new_version_changes_no_existing_pinned_page(corpus_copy, tmp_path, cl
     pinned = newer.get("/marvel-champions/v/1.4/terms/dash").get_data(as_text=True)
     assert "superseded in <strong>1.6</strong>" in pinned
     assert newer.get("/marvel-champions/terms/brand-new-term").status_code == 200
-    old_slugs = {a for a in re.findall(r'href="(/marvel-champions/terms/[^"#]+)"',
-                                       client.get("/marvel-champions/").get_data(as_text=True))}
+    old_slugs = {
+        a
+        for a in re.findall(
+            r'href="(/marvel-champions/terms/[^"#]+)"', client.get("/marvel-champions/").get_data(as_text=True)
+        )
+    }
     new_page = newer.get("/marvel-champions/").get_data(as_text=True)
     assert all(f'href="{slug}"' in new_page for slug in old_slugs)

@@ -8,12 +8,46 @@ from .conftest import text_source
 
 VS = ("vs-system-2pcg", "defenders-of-hells-kitchen-rulebook.txt")
 RULES_REFERENCE = [
-    "+1/+1 and -1/-1 (Counters)", "AKA", "Any Turn Symbol", "Appears", "ATK/DEF", "Base ATK and DEF", "Cancel",
-    "Daze", "Discard", "Enemy", "Enters combat", "Golden Rules", "Good and Evil", "Health (Maximum and Remaining)",
-    "Hidden/Hide", "Keyword Power", "KO", "Locations", "Melee Combat", "On Your Side", "Owner", "Power Up",
-    "Protect", "Ranged Combat", "Ready/Exhausted", "Reaction", "Recover", "Remove from the Game", "Resource Row",
-    "Reveal", "Running Out of Cards", "Searching and Shuffling", "Strike", "Stun/Stunned", "Super Power",
-    "Team Affiliation", "Timing", "Uniqueness", "Wound(s)"]
+    "+1/+1 and -1/-1 (Counters)",
+    "AKA",
+    "Any Turn Symbol",
+    "Appears",
+    "ATK/DEF",
+    "Base ATK and DEF",
+    "Cancel",
+    "Daze",
+    "Discard",
+    "Enemy",
+    "Enters combat",
+    "Golden Rules",
+    "Good and Evil",
+    "Health (Maximum and Remaining)",
+    "Hidden/Hide",
+    "Keyword Power",
+    "KO",
+    "Locations",
+    "Melee Combat",
+    "On Your Side",
+    "Owner",
+    "Power Up",
+    "Protect",
+    "Ranged Combat",
+    "Ready/Exhausted",
+    "Reaction",
+    "Recover",
+    "Remove from the Game",
+    "Resource Row",
+    "Reveal",
+    "Running Out of Cards",
+    "Searching and Shuffling",
+    "Strike",
+    "Stun/Stunned",
+    "Super Power",
+    "Team Affiliation",
+    "Timing",
+    "Uniqueness",
+    "Wound(s)",
+]
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +76,18 @@ def test_power_up_split_from_owner_and_notes_stay_with_their_entry(vs):
 
 def test_card_clarifications_with_full_text(vs):
     rulings = vs[1].rulings
-    assert [r.card for r in rulings] == ["Black Cat", "Diamondback", "Elektra", "Evidence", "Iron Fist",
-                                         "Make a Plan", "Moon Knight", "Moon Knight", "Nuke", "White Tiger"]
+    assert [r.card for r in rulings] == [
+        "Black Cat",
+        "Diamondback",
+        "Elektra",
+        "Evidence",
+        "Iron Fist",
+        "Make a Plan",
+        "Moon Knight",
+        "Moon Knight",
+        "Nuke",
+        "White Tiger",
+    ]
     moon = rulings[6]
     assert moon.title == "Moon Knight (Main Character)"
     assert "Put the old card into your Personality pile." in moon.text
@@ -68,18 +112,32 @@ def test_sections_and_nothing_lost(vs):
 
 
 def test_fixture_term_list():
-    text = "\n".join([
-        "Contents\t1", "Basics\t2", "Glossary\t3", "Cards\t", "",
-        "Basics", "",
-        "Some prose about the game.", "",
-        "Glossary", "",
-        "Apple: The first term.", "",
-        "Continuation paragraph of apple.", "",
-        "Note: a note about apple.", "",
-        "Banana: Second term. (Ends here.) Cherry: Run into the line above by OCR.", "",
-        "There are two kinds of Bananas: big and small.", "",
-        "Date: Last term.",
-    ])
+    text = "\n".join(
+        [
+            "Contents\t1",
+            "Basics\t2",
+            "Glossary\t3",
+            "Cards\t",
+            "",
+            "Basics",
+            "",
+            "Some prose about the game.",
+            "",
+            "Glossary",
+            "",
+            "Apple: The first term.",
+            "",
+            "Continuation paragraph of apple.",
+            "",
+            "Note: a note about apple.",
+            "",
+            "Banana: Second term. (Ends here.) Cherry: Run into the line above by OCR.",
+            "",
+            "There are two kinds of Bananas: big and small.",
+            "",
+            "Date: Last term.",
+        ]
+    )
     source = text_source(text, "rulebook", "rb.txt")
     doc = RulebookParser().parse(source)
     entries = {e.name: e for e in doc.entries if e.kind == "entry"}

@@ -21,11 +21,18 @@ from rulings.settings import Settings
 
 from .shared import SHARED
 
-
 SCALE = SHARED / "scale-corpus" / "rulebooks"
-SAMPLE = ["1830-rulebook.md", "agricola-rulebook.md", "20-strong-tanglewoods-general-rules.md",
-          "20-strong-tanglewoods-rulebook.md", "7-wonders-rulebook.md", "dominion-rulebook.md",
-          "ticket-to-ride-rulebook.md", "pandemic-rulebook.md", "catan-rulebook.md"]
+SAMPLE = [
+    "1830-rulebook.md",
+    "agricola-rulebook.md",
+    "20-strong-tanglewoods-general-rules.md",
+    "20-strong-tanglewoods-rulebook.md",
+    "7-wonders-rulebook.md",
+    "dominion-rulebook.md",
+    "ticket-to-ride-rulebook.md",
+    "pandemic-rulebook.md",
+    "catan-rulebook.md",
+]
 
 MARKDOWN_BOOK = """# Moon Base Rulebook
 
@@ -118,8 +125,9 @@ def test_import_names():
 def test_cli_import_then_build_and_search(sample_folder, tmp_path):
     corpus, store = tmp_path / "corpus", tmp_path / "store"
     runner = CliRunner()
-    result = runner.invoke(main, ["--corpus", str(corpus), "--store", str(store), "import", str(sample_folder),
-                                  "--link"])
+    result = runner.invoke(
+        main, ["--corpus", str(corpus), "--store", str(store), "import", str(sample_folder), "--link"]
+    )
     assert result.exit_code == 0 and "imported" in result.output
     assert (corpus / "moon-base-rulebook" / "moon-base-rulebook.md").is_symlink()
     result = runner.invoke(main, ["--corpus", str(corpus), "--store", str(store), "search", "crater", "--json"])

@@ -75,8 +75,9 @@ def test_sub_definitions_are_found_on_their_own(searcher):
 
 def test_version_filter_searches_that_versions_texts(searcher):
     latest = searcher.search("hero or villain remaining hit points value on the dial", game="marvel-champions")
-    old = searcher.search("hero or villain remaining hit points value on the dial", game="marvel-champions",
-                          version="1.1")
+    old = searcher.search(
+        "hero or villain remaining hit points value on the dial", game="marvel-champions", version="1.1"
+    )
     old_hit = next(h for h in old.hits if h.title == "Remaining Hit Points")
     assert old_hit.url == "/marvel-champions/v/1.1/terms/remaining-hit-points"
     assert "value on the dial" in old_hit.as_dict()["snippet"]
@@ -102,10 +103,23 @@ def test_completion(searcher):
     assert guard["game_name"] == "Marvel Champions: The Card Game"
 
 
-@pytest.mark.parametrize("query", [
-    'guard AND (', '"unterminated phrase', "field:value OR", "*", "?", "\x00\x01\x1b[31m", "a" * 10_000,
-    "<script>alert(1)</script>", "'; DROP TABLE terms; --", "\u202e\u200bguard", "%s%s%s", "🃏🃏",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "guard AND (",
+        '"unterminated phrase',
+        "field:value OR",
+        "*",
+        "?",
+        "\x00\x01\x1b[31m",
+        "a" * 10_000,
+        "<script>alert(1)</script>",
+        "'; DROP TABLE terms; --",
+        "\u202e\u200bguard",
+        "%s%s%s",
+        "🃏🃏",
+    ],
+)
 def test_hostile_queries_answer_cleanly(searcher, query):
     results = searcher.search(query)
     assert isinstance(results.hits, list)

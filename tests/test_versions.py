@@ -45,8 +45,23 @@ def test_versions_dev_sample(cli, game, term, at, expectation):
 
 def test_answer_shape(cli):
     data, _ = cli.json("applies", "marvel-champions", "dash", "--date", "2020-03-01")
-    assert set(data) >= {"status", "game", "term", "slug", "in_force", "version", "date", "text", "complete",
-                         "change", "source", "introduced_in", "superseded_by", "notes", "url"}
+    assert set(data) >= {
+        "status",
+        "game",
+        "term",
+        "slug",
+        "in_force",
+        "version",
+        "date",
+        "text",
+        "complete",
+        "change",
+        "source",
+        "introduced_in",
+        "superseded_by",
+        "notes",
+        "url",
+    }
     assert (data["in_force"], data["version"], data["date"]) == ("1.2", "1.2", "2020-02-25")
     assert data["superseded_by"] == {"version": "1.4", "date": "2021-04-21"}
     assert data["introduced_in"] == "1.0"
@@ -152,8 +167,15 @@ def test_empty_version_carries_everything_over(cli):
     assert (data["in_force"], data["version"]) == ("1.5", "1.4")
     assert any("lists no changes for 1.5" in n for n in data["notes"])
     assert cli.json("changes", "mc", "1.4.2", "1.5")[0] == {
-        "status": "ok", "game": "marvel-champions", "from": "1.4.2", "to": "1.5", "added": [], "removed": [],
-        "changed": [], "terms": []}
+        "status": "ok",
+        "game": "marvel-champions",
+        "from": "1.4.2",
+        "to": "1.5",
+        "added": [],
+        "removed": [],
+        "changed": [],
+        "terms": [],
+    }
 
 
 def test_reconstructed_earlier_text_is_incomplete(cli):
@@ -193,32 +215,42 @@ def texts(bs):
 
 
 def test_merge_revised_paragraph_in_place_new_one_after_it():
-    old = blocks("First paragraph about the thing.", "The thing has exactly three parts in total.",
-                 "Last paragraph stays.")
+    old = blocks(
+        "First paragraph about the thing.", "The thing has exactly three parts in total.", "Last paragraph stays."
+    )
     new = blocks("The thing has exactly four parts in total.", "A brand new rule about something else entirely.")
-    assert texts(merge.amend(old, new)) == ["First paragraph about the thing.",
-                                            "The thing has exactly four parts in total.",
-                                            "A brand new rule about something else entirely.",
-                                            "Last paragraph stays."]
+    assert texts(merge.amend(old, new)) == [
+        "First paragraph about the thing.",
+        "The thing has exactly four parts in total.",
+        "A brand new rule about something else entirely.",
+        "Last paragraph stays.",
+    ]
 
 
 def test_merge_unrelated_paragraph_goes_at_the_end():
     old = blocks("Alpha rule one.", "Alpha rule two.")
     assert texts(merge.amend(old, blocks("Completely different text here."))) == [
-        "Alpha rule one.", "Alpha rule two.", "Completely different text here."]
+        "Alpha rule one.",
+        "Alpha rule two.",
+        "Completely different text here.",
+    ]
 
 
 def test_merge_folds_an_old_paragraph_contained_in_a_new_one():
-    old = blocks("There is no limit to tokens of any kind in the game.",
-                 "If players run out of tokens, coins may be used.")
-    new = blocks("There is no limit to tokens of any kind in the game, ever. If players run out of tokens, "
-                 "coins may be used.")
+    old = blocks(
+        "There is no limit to tokens of any kind in the game.", "If players run out of tokens, coins may be used."
+    )
+    new = blocks(
+        "There is no limit to tokens of any kind in the game, ever. If players run out of tokens, coins may be used."
+    )
     assert texts(merge.amend(old, new)) == texts(new)
 
 
 def test_merge_keeps_step_numbers():
-    old = [Block("1. Do this.", 1, "step"), Block("2. If a villain attacks, flip boost cards and add icons.", 2,
-                                                  "step")]
+    old = [
+        Block("1. Do this.", 1, "step"),
+        Block("2. If a villain attacks, flip boost cards and add icons.", 2, "step"),
+    ]
     new = blocks("If a villain attacks, flip boost cards. Then, in order:")
     merged = merge.amend(old, new)
     assert merged[1].text == "2. If a villain attacks, flip boost cards. Then, in order:"
@@ -226,18 +258,23 @@ def test_merge_keeps_step_numbers():
 
 def test_restatement_detection():
     old = blocks("An ability is special game text.", "It has bullets.")
-    assert merge.is_restatement(old, blocks("An ability is game text on a card, restated at length here."),
-                                ["Ability"])
+    assert merge.is_restatement(old, blocks("An ability is game text on a card, restated at length here."), ["Ability"])
     assert not merge.is_restatement(old, blocks("Short addendum."), ["Ability"])
 
 
-@pytest.mark.parametrize("old,new,expected,ok", [
-    ("Excess damage is any amount of damage is that dealt to\u2026",
-     "Excess damage is any amount of damage that is dealt to\u2026",
-     "Excess damage is any amount of damage that is dealt to a character.", True),
-    ("\u201cis added scenarios\u201d", "is added to scenarios", "The set is added to scenarios during play.", True),
-    ("nowhere to be found", "x", None, False),
-])
+@pytest.mark.parametrize(
+    "old,new,expected,ok",
+    [
+        (
+            "Excess damage is any amount of damage is that dealt to\u2026",
+            "Excess damage is any amount of damage that is dealt to\u2026",
+            "Excess damage is any amount of damage that is dealt to a character.",
+            True,
+        ),
+        ("\u201cis added scenarios\u201d", "is added to scenarios", "The set is added to scenarios during play.", True),
+        ("nowhere to be found", "x", None, False),
+    ],
+)
 def test_quote_replacement(old, new, expected, ok):
     target = blocks("Excess damage is any amount of damage is that dealt to a character.")
     if "scenarios" in new:

@@ -6,15 +6,29 @@ import xml.etree.ElementTree as ET
 import pytest
 
 PAGES = [
-    "/", "/search?q=guard", "/search?q=quickstrke&game=marvel-champions",
-    "/marvel-champions/", "/vs-system-2pcg/", "/sentinels-of-the-multiverse/",
-    "/marvel-champions/terms/guard", "/marvel-champions/v/1.1/terms/guard", "/marvel-champions/terms/dash/history",
-    "/marvel-champions/terms/dash/diff/1.1..1.4", "/marvel-champions/changes/1.3..1.4",
-    "/marvel-champions/applies?term=dash&date=2020-03-01", "/marvel-champions/applies",
-    "/marvel-champions/rulings/" , "/marvel-champions/cards/pepper-potts", "/marvel-champions/link",
-    "/vs-system-2pcg/terms/aka", "/vs-system-2pcg/v/1/terms/hidden-hide", "/vs-system-2pcg/terms/recruit-step",
-    "/vs-system-2pcg/cards/moon-knight", "/sentinels-of-the-multiverse/terms/immune",
-    "/sentinels-of-the-multiverse/rulings/ra-flame-barrier", "/sentinels-of-the-multiverse/cards/ra",
+    "/",
+    "/search?q=guard",
+    "/search?q=quickstrke&game=marvel-champions",
+    "/marvel-champions/",
+    "/vs-system-2pcg/",
+    "/sentinels-of-the-multiverse/",
+    "/marvel-champions/terms/guard",
+    "/marvel-champions/v/1.1/terms/guard",
+    "/marvel-champions/terms/dash/history",
+    "/marvel-champions/terms/dash/diff/1.1..1.4",
+    "/marvel-champions/changes/1.3..1.4",
+    "/marvel-champions/applies?term=dash&date=2020-03-01",
+    "/marvel-champions/applies",
+    "/marvel-champions/rulings/",
+    "/marvel-champions/cards/pepper-potts",
+    "/marvel-champions/link",
+    "/vs-system-2pcg/terms/aka",
+    "/vs-system-2pcg/v/1/terms/hidden-hide",
+    "/vs-system-2pcg/terms/recruit-step",
+    "/vs-system-2pcg/cards/moon-knight",
+    "/sentinels-of-the-multiverse/terms/immune",
+    "/sentinels-of-the-multiverse/rulings/ra-flame-barrier",
+    "/sentinels-of-the-multiverse/cards/ra",
     "/sentinels-of-the-multiverse/link",
 ]
 
@@ -67,23 +81,36 @@ def test_aliases_redirect_to_canonical_urls(client):
     assert response.status_code == 301 and response.headers["Location"].endswith("/marvel-champions/terms/ability")
 
 
-@pytest.mark.parametrize("alias,canonical", [
-    ("/mc/changes/1.3..1.4", "/marvel-champions/changes/1.3..1.4"),
-    ("/mc/feed.atom", "/marvel-champions/feed.atom"),
-    ("/mc/applies?term=dash&date=2020-03-01", "/marvel-champions/applies?term=dash&date=2020-03-01"),
-    ("/mc/link?text=%5B%5Bguard%5D%5D", "/marvel-champions/link?text=%5B%5Bguard%5D%5D"),
-    ("/mc/rulings/webbed-up", "/marvel-champions/rulings/webbed-up"),
-])
+@pytest.mark.parametrize(
+    "alias,canonical",
+    [
+        ("/mc/changes/1.3..1.4", "/marvel-champions/changes/1.3..1.4"),
+        ("/mc/feed.atom", "/marvel-champions/feed.atom"),
+        ("/mc/applies?term=dash&date=2020-03-01", "/marvel-champions/applies?term=dash&date=2020-03-01"),
+        ("/mc/link?text=%5B%5Bguard%5D%5D", "/marvel-champions/link?text=%5B%5Bguard%5D%5D"),
+        ("/mc/rulings/webbed-up", "/marvel-champions/rulings/webbed-up"),
+    ],
+)
 def test_every_page_of_a_game_alias_redirects_keeping_its_query(client, alias, canonical):
     response = client.get(alias)
     assert response.status_code == 301 and response.headers["Location"].endswith(canonical)
 
 
-@pytest.mark.parametrize("url", [
-    "/nope/", "/marvel-champions/terms/nope", "/marvel-champions/v/9.9/terms/dash", "/marvel-champions/v/1.3/terms/hinder-x",
-    "/marvel-champions/terms/dash/diff/1.1..9", "/marvel-champions/changes/bad", "/marvel-champions/rulings/nope",
-    "/marvel-champions/cards/nope", "/marvel-champions/terms/..%2F..%2Fetc%2Fpasswd", "/marvel-champions/terms/%00",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/nope/",
+        "/marvel-champions/terms/nope",
+        "/marvel-champions/v/9.9/terms/dash",
+        "/marvel-champions/v/1.3/terms/hinder-x",
+        "/marvel-champions/terms/dash/diff/1.1..9",
+        "/marvel-champions/changes/bad",
+        "/marvel-champions/rulings/nope",
+        "/marvel-champions/cards/nope",
+        "/marvel-champions/terms/..%2F..%2Fetc%2Fpasswd",
+        "/marvel-champions/terms/%00",
+    ],
+)
 def test_unknown_things_are_friendly_404s(client, url):
     response = client.get(url)
     assert response.status_code == 404
@@ -91,8 +118,14 @@ def test_unknown_things_are_friendly_404s(client, url):
     assert "Traceback" not in body and "<h1>" in body
 
 
-@pytest.mark.parametrize("url", ["/marvel-champions/applies?term=dash&date=2020-13-45",
-                                 "/marvel-champions/link?format=pdf&text=x", "/search?q=x&game=nope"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/marvel-champions/applies?term=dash&date=2020-13-45",
+        "/marvel-champions/link?format=pdf&text=x",
+        "/search?q=x&game=nope",
+    ],
+)
 def test_bad_requests_are_400(client, url):
     response = client.get(url)
     assert response.status_code == 400 and "Traceback" not in response.get_data(as_text=True)
@@ -127,12 +160,16 @@ def test_sentinels_ruling_in_sentence_case_with_original(client):
 def test_citation_buttons(client):
     html = client.get("/marvel-champions/v/1.2/terms/dash").get_data(as_text=True)
     assert "[Dash — Marvel Champions: The Card Game, v1.2](http://localhost/marvel-champions/v/1.2/terms/dash)" in html
-    assert "[url=http://localhost/marvel-champions/v/1.2/terms/dash]Dash — Marvel Champions: The Card Game, v1.2[/url]" in html
+    assert (
+        "[url=http://localhost/marvel-champions/v/1.2/terms/dash]Dash — Marvel Champions: The Card Game, v1.2[/url]"
+        in html
+    )
 
 
 def test_linkify_page(client):
-    response = client.post("/marvel-champions/link", data={"text": "See [[guard]] and [[dash@1.2]] but [[nope]].",
-                                                           "format": "bbcode"})
+    response = client.post(
+        "/marvel-champions/link", data={"text": "See [[guard]] and [[dash@1.2]] but [[nope]].", "format": "bbcode"}
+    )
     html = response.get_data(as_text=True)
     assert "[url=http://localhost/marvel-champions/terms/guard]Guard[/url]" in html
     assert "[url=http://localhost/marvel-champions/v/1.2/terms/dash]dash (v1.2)[/url]" in html
@@ -145,7 +182,9 @@ def test_feed_is_atom(client):
     root = ET.fromstring(response.get_data())
     entries = root.findall("{http://www.w3.org/2005/Atom}entry")
     assert [e.find("{http://www.w3.org/2005/Atom}title").text for e in entries][:2] == [
-        "Version 1.5 (2023-05-18)", "Version 1.4.2 (2021-05-18)"]
+        "Version 1.5 (2023-05-18)",
+        "Version 1.4.2 (2021-05-18)",
+    ]
     content = entries[2].find("{http://www.w3.org/2005/Atom}content")
     assert len(content) == 0 and content.text.startswith("<ul><li>")  # escaped HTML text, as RFC 4287 asks
     assert "/marvel-champions/v/1.4/terms/" in content.text
@@ -178,8 +217,16 @@ def test_api_mirrors(client):
     assert linked.get_json()["text"] == "[Surge](http://localhost/marvel-champions/terms/surge)"
 
 
-@pytest.mark.parametrize("url", ["/api/nope/terms", "/api/marvel-champions/terms/nope", "/api/search?q=x&kind=bad",
-                                 "/api/marvel-champions/applies", "/api/search?q=x&limit=abc"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/nope/terms",
+        "/api/marvel-champions/terms/nope",
+        "/api/search?q=x&kind=bad",
+        "/api/marvel-champions/applies",
+        "/api/search?q=x&limit=abc",
+    ],
+)
 def test_api_errors_are_json(client, url):
     response = client.get(url)
     assert response.status_code in (400, 404)
@@ -190,8 +237,11 @@ def test_openapi_lists_every_api_route(app, client):
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
     documented = {re.sub(r"\{(\w+)\}", r"<\1>", p) for p in spec["paths"]}
-    routes = {re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", r.rule) for r in app.url_map.iter_rules()
-              if r.rule.startswith("/api/") and r.rule != "/api/openapi.json"}
+    routes = {
+        re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", r.rule)
+        for r in app.url_map.iter_rules()
+        if r.rule.startswith("/api/") and r.rule != "/api/openapi.json"
+    }
     assert routes <= {d.replace("<span>", "<span>") for d in documented}, routes - documented
 
 
@@ -203,10 +253,16 @@ def test_document_with_script_renders_inert(tmp_path):
     from .conftest import write_game
 
     corpus = tmp_path / "corpus"
-    write_game(corpus, "evil", '[game]\nname = "<b>Evil</b> Game"\n[[documents]]\nfile = "r.md"\nkind = "rulebook"\n'
-                               'title = "Rules <i>x</i>"\n',
-               {"r.md": "# Setup\n\nClick <script>alert(1)</script> or [this](javascript:alert(2)).\n\n"
-                        "# Glossary\n\nTrap: a <img src=x onerror=alert(3)> thing.\n"})
+    write_game(
+        corpus,
+        "evil",
+        '[game]\nname = "<b>Evil</b> Game"\n[[documents]]\nfile = "r.md"\nkind = "rulebook"\n'
+        'title = "Rules <i>x</i>"\n',
+        {
+            "r.md": "# Setup\n\nClick <script>alert(1)</script> or [this](javascript:alert(2)).\n\n"
+            "# Glossary\n\nTrap: a <img src=x onerror=alert(3)> thing.\n"
+        },
+    )
     build(Settings.resolve(corpus, tmp_path / "store"), progress=lambda _: None)
     client = create_app(Settings.resolve(corpus, tmp_path / "store")).test_client()
     for url in ("/evil/", "/evil/terms/setup", "/evil/terms/trap", "/search?q=script"):
@@ -216,9 +272,15 @@ def test_document_with_script_renders_inert(tmp_path):
     assert "&lt;script&gt;" in client.get("/evil/terms/setup").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("url", ["/marvel-champions/v/1.5/terms/keywords", "/marvel-champions/terms/status-cards",
-                                 "/marvel-champions/cards/pepper-potts",
-                                 "/sentinels-of-the-multiverse/cards/absolute-zero"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/marvel-champions/v/1.5/terms/keywords",
+        "/marvel-champions/terms/status-cards",
+        "/marvel-champions/cards/pepper-potts",
+        "/sentinels-of-the-multiverse/cards/absolute-zero",
+    ],
+)
 def test_element_ids_are_unique_on_a_page(client, url):
     ids = re.findall(r'\sid="([^"]+)"', client.get(url).get_data(as_text=True))
     assert ids and len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)

@@ -45,8 +45,11 @@ def version_by_label(store: Store, game: Game, label: str) -> VersionRow:
         if re.sub(r"(\.0)+$", "", wanted) == re.sub(r"(\.0)+$", "", version.label.lower()):
             return version
     known = ", ".join(v.label for v in versions)
-    raise Unanswerable("unknown-version", f"{game.name} has no version {label!r} (versions: {known})",
-                       versions=[v.label for v in versions])
+    raise Unanswerable(
+        "unknown-version",
+        f"{game.name} has no version {label!r} (versions: {known})",
+        versions=[v.label for v in versions],
+    )
 
 
 def parse_date(text: str) -> dt.date:
@@ -65,9 +68,11 @@ def version_on(store: Store, game: Game, day: dt.date) -> VersionRow:
     in_force = [v for v in dated if dt.date.fromisoformat(v.date) <= day]
     if not in_force:
         first = dated[0]
-        raise Unanswerable("before-first-version", f"{day.isoformat()} is before the first version of the "
-                           f"{game.name} rules ({first.label}, {first.date})",
-                           first_version={"version": first.label, "date": first.date})
+        raise Unanswerable(
+            "before-first-version",
+            f"{day.isoformat()} is before the first version of the {game.name} rules ({first.label}, {first.date})",
+            first_version={"version": first.label, "date": first.date},
+        )
     return in_force[-1]
 
 
@@ -89,8 +94,9 @@ def suggestions(store: Store, game: Game, name: str, limit: int = 5) -> list[str
 def term_or_unknown(store: Store, game: Game, name: str) -> tuple[TermRow, str | None]:
     term, anchor = store.find_term(game, name)
     if term is None:
-        raise Unanswerable("unknown-term", f"no term {name!r} in {game.name}",
-                           suggestions=suggestions(store, game, name))
+        raise Unanswerable(
+            "unknown-term", f"no term {name!r} in {game.name}", suggestions=suggestions(store, game, name)
+        )
     return term, anchor
 
 
@@ -141,8 +147,7 @@ def applies(store: Store, game_slug: str, name: str, version: str | None = None,
     try:
         game = store.game(game_slug)
         if game is None:
-            raise Unanswerable("unknown-game", f"unknown game {game_slug!r}",
-                               games=[g.slug for g in store.games()])
+            raise Unanswerable("unknown-game", f"unknown game {game_slug!r}", games=[g.slug for g in store.games()])
         versions = store.versions(game)
         if version and date:
             raise BadRequest("give --version or --date, not both")
@@ -157,10 +162,14 @@ def applies(store: Store, game_slug: str, name: str, version: str | None = None,
         current, after = in_force(revisions, target.ordinal)
         if current is None:
             first = revisions[0] if revisions else None
-            raise Unanswerable("not-defined", f"{term.name} is not defined in version {target.label}"
-                               + (f"; it was introduced in {first.version}" if first else ""),
-                               term=term.name, in_force=target.label,
-                               first_defined={"version": first.version, "date": first.date} if first else None)
+            raise Unanswerable(
+                "not-defined",
+                f"{term.name} is not defined in version {target.label}"
+                + (f"; it was introduced in {first.version}" if first else ""),
+                term=term.name,
+                in_force=target.label,
+                first_defined={"version": first.version, "date": first.date} if first else None,
+            )
         return _answer(store, game, term, anchor, target, current, after, revisions)
     except Unanswerable as no:
         return no.payload
@@ -179,8 +188,11 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
         if found:
             text = found["text"]
             where = found["name"] if found["anchor"] else found["term"].name
-            notes.insert(0, f"In {current.version} the entry {current.name} says \u201cSee: "
-                            f"{', '.join(current.redirect)}\u201d; shown is the definition of {where} there.")
+            notes.insert(
+                0,
+                f"In {current.version} the entry {current.name} says \u201cSee: "
+                f"{', '.join(current.redirect)}\u201d; shown is the definition of {where} there.",
+            )
             url = term_url(game, found["term"], target.label, found["anchor"])
     for version in store.versions(game):
         if version.ordinal == target.ordinal:
@@ -212,11 +224,20 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
     out = []
     for i, revision in enumerate(revisions):
         nxt = revisions[i + 1] if i + 1 < len(revisions) else None
-        out.append({"version": revision.version, "date": revision.date, "name": revision.name,
-                    "change": revision.change, "complete": revision.complete, "notes": revision.notes,
-                    "source": revision.source, "text": revision.text,
-                    "superseded_by": {"version": nxt.version, "date": nxt.date} if nxt else None,
-                    "url": term_url(game, term, revision.version)})
+        out.append(
+            {
+                "version": revision.version,
+                "date": revision.date,
+                "name": revision.name,
+                "change": revision.change,
+                "complete": revision.complete,
+                "notes": revision.notes,
+                "source": revision.source,
+                "text": revision.text,
+                "superseded_by": {"version": nxt.version, "date": nxt.date} if nxt else None,
+                "url": term_url(game, term, revision.version),
+            }
+        )
     return out
 
 
@@ -242,8 +263,9 @@ def word_diff(old: str, new: str) -> list[dict]:
 
     def words(a_text: str, b_text: str) -> None:
         a, b = TOKEN.findall(a_text), TOKEN.findall(b_text)
-        matcher = difflib.SequenceMatcher(None, [fold(t).strip() for t in a], [fold(t).strip() for t in b],
-                                          autojunk=False)
+        matcher = difflib.SequenceMatcher(
+            None, [fold(t).strip() for t in a], [fold(t).strip() for t in b], autojunk=False
+        )
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 add("equal", "".join(b[j1:j2]))
@@ -282,12 +304,19 @@ def diff(store: Store, game_slug: str, name: str, start: str, end: str) -> dict:
         new, _ = in_force(revisions, b.ordinal)
         old_text = plain_text(old.text) if old else ""
         new_text = plain_text(new.text) if new else ""
-        return {"status": "ok", "game": game.slug, "term": term.name, "slug": term.slug,
-                "from": a.label, "to": b.label,
-                "from_revision": old.version if old else None, "to_revision": new.version if new else None,
-                "changed": old_text != new_text, "complete": bool((old is None or old.complete)
-                                                                  and (new is None or new.complete)),
-                "ops": word_diff(old_text, new_text)}
+        return {
+            "status": "ok",
+            "game": game.slug,
+            "term": term.name,
+            "slug": term.slug,
+            "from": a.label,
+            "to": b.label,
+            "from_revision": old.version if old else None,
+            "to_revision": new.version if new else None,
+            "changed": old_text != new_text,
+            "complete": bool((old is None or old.complete) and (new is None or new.complete)),
+            "ops": word_diff(old_text, new_text),
+        }
     except Unanswerable as no:
         return no.payload
 
@@ -310,10 +339,26 @@ def changes(store: Store, game_slug: str, start: str, end: str) -> dict:
                 details.append({"term": term.name, "slug": term.slug, "kind": "removed", "version": old.version})
             elif old is not None and new is not None and old.id != new.id:
                 changed.append(term.name)
-                details.append({"term": term.name, "slug": term.slug, "kind": "changed", "version": new.version,
-                                "change": new.change, "complete": new.complete})
-        return {"status": "ok", "game": game.slug, "from": a.label, "to": b.label,
-                "added": added, "removed": removed, "changed": changed, "terms": details}
+                details.append(
+                    {
+                        "term": term.name,
+                        "slug": term.slug,
+                        "kind": "changed",
+                        "version": new.version,
+                        "change": new.change,
+                        "complete": new.complete,
+                    }
+                )
+        return {
+            "status": "ok",
+            "game": game.slug,
+            "from": a.label,
+            "to": b.label,
+            "added": added,
+            "removed": removed,
+            "changed": changed,
+            "terms": details,
+        }
     except Unanswerable as no:
         return no.payload
 
@@ -342,7 +387,7 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
         if pointer is not None:
             found = resolved_definition(store, game, pointer)
             target_term, _ = store.find_term(game, pointer.redirect[0])
-            redirect = (found["term"].name if found else target_term.name if target_term else pointer.redirect[0])
+            redirect = found["term"].name if found else target_term.name if target_term else pointer.redirect[0]
             if found:
                 redirect_url = term_url(game, found["term"], None, found["anchor"])
         # The graph's see-also edges: this version's first, then earlier versions' (terms stay related).
@@ -354,16 +399,20 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
                 if shown not in see_also:
                     see_also.append(shown)
         subdefs = store.subdefs(current.id)
-        out.append({
-            "name": current.name,
-            "slug": term.slug,
-            "aliases": store.aliases(term),
-            "kind": term.kind,
-            "redirect": redirect,
-            "redirect_url": redirect_url,
-            "see_also": see_also,
-            "versions": [r.version for r in revisions],
-            "subdefinitions": [{"name": s["name"], "url": term_url(game, term, None, s["anchor"])} for s in subdefs],
-            "url": term_url(game, term),
-        })
+        out.append(
+            {
+                "name": current.name,
+                "slug": term.slug,
+                "aliases": store.aliases(term),
+                "kind": term.kind,
+                "redirect": redirect,
+                "redirect_url": redirect_url,
+                "see_also": see_also,
+                "versions": [r.version for r in revisions],
+                "subdefinitions": [
+                    {"name": s["name"], "url": term_url(game, term, None, s["anchor"])} for s in subdefs
+                ],
+                "url": term_url(game, term),
+            }
+        )
     return out

@@ -45,34 +45,67 @@ class SlugBook:
 
 def term_order(terms: list[Term]) -> list[Term]:
     """Glossary entries claim slugs before sections, and the versioned lineage before others."""
+
     def rank(term: Term) -> tuple:
         return (term.kind == "section", term.lineage != "versioned")
+
     return sorted(terms, key=rank)  # stable: document order within each group
 
 
-def write_game(conn: sqlite3.Connection, manifest: GameManifest,
-               sources: list[tuple[DocumentSpec, Source, ParsedDocument]], assembly: Assembly) -> None:
+def write_game(
+    conn: sqlite3.Connection,
+    manifest: GameManifest,
+    sources: list[tuple[DocumentSpec, Source, ParsedDocument]],
+    assembly: Assembly,
+) -> None:
     cur = conn.cursor()
-    cur.execute("INSERT INTO games (slug, name, aliases) VALUES (?, ?, ?)",
-                (manifest.slug, manifest.name, _json(manifest.aliases)))
+    cur.execute(
+        "INSERT INTO games (slug, name, aliases) VALUES (?, ?, ?)",
+        (manifest.slug, manifest.name, _json(manifest.aliases)),
+    )
     game_id = cur.lastrowid
     doc_ids: dict[str, int] = {}
     for spec, source, parsed in sources:
-        cur.execute("INSERT INTO documents (game_id, slug, file, kind, title, version, date, official, sha256, "
-                    "encoding, parser, lines) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (game_id, spec.slug, spec.file, spec.kind, spec.title, spec.version or parsed.version_label,
-                     spec.date.isoformat() if spec.date else None, int(spec.official), source.sha256,
-                     source.encoding, parsed.parser, len(source.lines)))
+        cur.execute(
+            "INSERT INTO documents (game_id, slug, file, kind, title, version, date, official, sha256, "
+            "encoding, parser, lines) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                game_id,
+                spec.slug,
+                spec.file,
+                spec.kind,
+                spec.title,
+                spec.version or parsed.version_label,
+                spec.date.isoformat() if spec.date else None,
+                int(spec.official),
+                source.sha256,
+                source.encoding,
+                parsed.parser,
+                len(source.lines),
+            ),
+        )
         doc_ids[spec.slug] = cur.lastrowid
-        cur.executemany("INSERT INTO furniture (document_id, line, reason) VALUES (?,?,?)",
-                        [(cur.lastrowid, line, why) for line, why in sorted(parsed.furniture.items())])
+        cur.executemany(
+            "INSERT INTO furniture (document_id, line, reason) VALUES (?,?,?)",
+            [(cur.lastrowid, line, why) for line, why in sorted(parsed.furniture.items())],
+        )
     version_ids: dict[str, int] = {}
     ordinals: dict[str, int] = {}
     for ordinal, version in enumerate(assembly.versions):
-        cur.execute("INSERT INTO versions (game_id, label, date, parent, ordinal, document_id, line, notes) "
-                    "VALUES (?,?,?,?,?,?,?,?)",
-                    (game_id, version.label, version.date.isoformat() if version.date else None, version.parent,
-                     ordinal, doc_ids.get(version.document or ""), version.line, _json(version.notes)))
+        cur.execute(
+            "INSERT INTO versions (game_id, label, date, parent, ordinal, document_id, line, notes) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (
+                game_id,
+                version.label,
+                version.date.isoformat() if version.date else None,
+                version.parent,
+                ordinal,
+                doc_ids.get(version.document or ""),
+                version.line,
+                _json(version.notes),
+            ),
+        )
         version_ids[version.label] = cur.lastrowid
         ordinals[version.label] = ordinal
 
@@ -90,10 +123,19 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
     for term in assembly.terms:
         if not term.revisions:
             continue
-        cur.execute("INSERT INTO terms (game_id, slug, name, kind, path, document_id, line, lineage) "
-                    "VALUES (?,?,?,?,?,?,?,?)",
-                    (game_id, term.slug, term.name, term.kind, _json(term.path), doc_ids[term.document],
-                     term.line, term.lineage))
+        cur.execute(
+            "INSERT INTO terms (game_id, slug, name, kind, path, document_id, line, lineage) VALUES (?,?,?,?,?,?,?,?)",
+            (
+                game_id,
+                term.slug,
+                term.name,
+                term.kind,
+                _json(term.path),
+                doc_ids[term.document],
+                term.line,
+                term.lineage,
+            ),
+        )
         term_ids[id(term)] = cur.lastrowid
     alias_slugs = set(slugs.taken)
     for term in assembly.terms:
@@ -104,8 +146,9 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
         for i, name in enumerate(term.names):
             rows.append((tid, name, name_key(name), "name" if i == 0 else "alias"))
         for revision in term.revisions:  # the current name counts as a name; earlier ones as aliases
-            rows.append((tid, revision.name, name_key(revision.name),
-                         "name" if revision is term.revisions[-1] else "alias"))
+            rows.append(
+                (tid, revision.name, name_key(revision.name), "name" if revision is term.revisions[-1] else "alias")
+            )
         rows += [(tid, n, name_key(n), "former") for n in term.former]
         rows += [(tid, n, name_key(n), "spelling") for n in term.spellings]
         seen = set()
@@ -113,8 +156,10 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
             if (row[2], row[3]) in seen or not row[2]:
                 continue
             seen.add((row[2], row[3]))
-            cur.execute("INSERT INTO term_names (term_id, name, key, how, rank) VALUES (?,?,?,?,?)",
-                        (*row, name_rank(term.kind, row[3])))
+            cur.execute(
+                "INSERT INTO term_names (term_id, name, key, how, rank) VALUES (?,?,?,?,?)",
+                (*row, name_rank(term.kind, row[3])),
+            )
             slug = slugify(row[1])
             if slug not in alias_slugs and term.kind != "section":
                 alias_slugs.add(slug)
@@ -129,16 +174,31 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
         supersedes_id = None
         for revision in term.revisions:
             text = blocks_markdown(revision.blocks)
-            cur.execute("INSERT INTO revisions (term_id, version_id, ordinal, name, text, change, complete, source, "
-                        "see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                        (tid, version_ids[revision.version], ordinals[revision.version], revision.name, text,
-                         revision.change, int(revision.complete), _json(revision.source),
-                         _json(revision.see_also), _json(revision.redirect), _json(revision.notes), supersedes_id))
+            cur.execute(
+                "INSERT INTO revisions (term_id, version_id, ordinal, name, text, change, complete, source, "
+                "see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    tid,
+                    version_ids[revision.version],
+                    ordinals[revision.version],
+                    revision.name,
+                    text,
+                    revision.change,
+                    int(revision.complete),
+                    _json(revision.source),
+                    _json(revision.see_also),
+                    _json(revision.redirect),
+                    _json(revision.notes),
+                    supersedes_id,
+                ),
+            )
             revision_id = supersedes_id = cur.lastrowid  # the next revision supersedes this one
             anchors = SlugBook()
             for sub in revision.subdefs:
-                cur.execute("INSERT INTO subdefs (revision_id, term_id, name, key, anchor, text) VALUES (?,?,?,?,?,?)",
-                            (revision_id, tid, sub.name, name_key(sub.name), anchors.claim(sub.name), sub.text))
+                cur.execute(
+                    "INSERT INTO subdefs (revision_id, term_id, name, key, anchor, text) VALUES (?,?,?,?,?,?)",
+                    (revision_id, tid, sub.name, name_key(sub.name), anchors.claim(sub.name), sub.text),
+                )
             latest_text[tid] = text
 
     # Edges: see-also, redirect and part-of from the latest revision; mentions from its text.
@@ -163,8 +223,10 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
             target = by_slug.get(found.slug)
             if target and target != tid:
                 edges.add((tid, target, "mentions", found.anchor))
-    cur.executemany("INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor) VALUES (?,?,?,?,?)",
-                    [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2]))])
+    cur.executemany(
+        "INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor) VALUES (?,?,?,?,?)",
+        [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2]))],
+    )
 
     # Rulings, cards, and which terms each ruling is about.
     card_slugs = SlugBook()
@@ -174,8 +236,10 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
         key = (name_key(name), kind)
         if key not in card_ids:
             slug = card_slugs.claim(name, f"{name} {kind}")
-            cur.execute("INSERT INTO cards (game_id, slug, name, kind, card_set, number) VALUES (?,?,?,?,?,?)",
-                        (game_id, slug, name, kind, card_set, number))
+            cur.execute(
+                "INSERT INTO cards (game_id, slug, name, kind, card_set, number) VALUES (?,?,?,?,?,?)",
+                (game_id, slug, name, kind, card_set, number),
+            )
             card_ids[key] = cur.lastrowid
         return card_ids[key]
 
@@ -186,27 +250,47 @@ def write_game(conn: sqlite3.Connection, manifest: GameManifest,
             count += 1
             slug = ruling_slugs.claim(ruling_slug(ruling))
             caps = is_all_caps(ruling.text[:400])
-            cur.execute("INSERT INTO rulings (game_id, slug, kind, title, question, answer, text, group_name, "
-                        "group_kind, section, expansion, sources, document_id, line, caps) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        (game_id, slug, ruling.kind, ruling.title, ruling.question, ruling.answer, ruling.text,
-                         ruling.group, ruling.group_kind, ruling.section, ruling.expansion,
-                         _json(ruling.sources), doc_ids[spec.slug], ruling.line, int(caps)))
+            cur.execute(
+                "INSERT INTO rulings (game_id, slug, kind, title, question, answer, text, group_name, "
+                "group_kind, section, expansion, sources, document_id, line, caps) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    game_id,
+                    slug,
+                    ruling.kind,
+                    ruling.title,
+                    ruling.question,
+                    ruling.answer,
+                    ruling.text,
+                    ruling.group,
+                    ruling.group_kind,
+                    ruling.section,
+                    ruling.expansion,
+                    _json(ruling.sources),
+                    doc_ids[spec.slug],
+                    ruling.line,
+                    int(caps),
+                ),
+            )
             rid = cur.lastrowid
             cards = list(dict.fromkeys(ruling.cards or ([ruling.card] if ruling.card else [])))
             if ruling.group and ruling.group_kind in ("hero", "villain", "environment"):
                 cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)", (rid, card(ruling.group, "deck")))
             for name in cards:
-                cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)",
-                            (rid, card(name, "card", ruling.card_set, ruling.card_number)))
+                cur.execute(
+                    "INSERT OR IGNORE INTO ruling_cards VALUES (?,?)",
+                    (rid, card(name, "card", ruling.card_set, ruling.card_number)),
+                )
             about = linker.targets_in(f"{ruling.title}\n{ruling.text}")
             for found in about:
                 if found.slug in by_slug:
                     cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, by_slug[found.slug]))
     diagnostics = [d for _, _, parsed in sources for d in parsed.diagnostics] + assembly.diagnostics
-    cur.executemany("INSERT INTO diagnostics VALUES (?,?,?,?,?)",
-                    [(manifest.slug, d.level, d.path, d.line, d.message) for d in diagnostics] +
-                    [(manifest.slug, "suggestion", f"corpus/{manifest.slug}", None, s) for s in assembly.suggestions])
+    cur.executemany(
+        "INSERT INTO diagnostics VALUES (?,?,?,?,?)",
+        [(manifest.slug, d.level, d.path, d.line, d.message) for d in diagnostics]
+        + [(manifest.slug, "suggestion", f"corpus/{manifest.slug}", None, s) for s in assembly.suggestions],
+    )
 
 
 def delete_game(conn: sqlite3.Connection, slug: str) -> None:
@@ -217,16 +301,22 @@ def delete_game(conn: sqlite3.Connection, slug: str) -> None:
     gid = row[0]
     rulings = "SELECT id FROM rulings WHERE game_id = ?"
     terms = "SELECT id FROM terms WHERE game_id = ?"
-    for sql in (f"DELETE FROM ruling_cards WHERE ruling_id IN ({rulings})",
-                f"DELETE FROM ruling_terms WHERE ruling_id IN ({rulings})",
-                "DELETE FROM rulings WHERE game_id = ?", "DELETE FROM cards WHERE game_id = ?",
-                "DELETE FROM edges WHERE game_id = ?", f"DELETE FROM subdefs WHERE term_id IN ({terms})",
-                f"DELETE FROM revisions WHERE term_id IN ({terms})",
-                f"DELETE FROM term_names WHERE term_id IN ({terms})",
-                "DELETE FROM slug_aliases WHERE game_id = ?", "DELETE FROM terms WHERE game_id = ?",
-                "DELETE FROM versions WHERE game_id = ?",
-                "DELETE FROM furniture WHERE document_id IN (SELECT id FROM documents WHERE game_id = ?)",
-                "DELETE FROM documents WHERE game_id = ?", "DELETE FROM games WHERE id = ?"):
+    for sql in (
+        f"DELETE FROM ruling_cards WHERE ruling_id IN ({rulings})",
+        f"DELETE FROM ruling_terms WHERE ruling_id IN ({rulings})",
+        "DELETE FROM rulings WHERE game_id = ?",
+        "DELETE FROM cards WHERE game_id = ?",
+        "DELETE FROM edges WHERE game_id = ?",
+        f"DELETE FROM subdefs WHERE term_id IN ({terms})",
+        f"DELETE FROM revisions WHERE term_id IN ({terms})",
+        f"DELETE FROM term_names WHERE term_id IN ({terms})",
+        "DELETE FROM slug_aliases WHERE game_id = ?",
+        "DELETE FROM terms WHERE game_id = ?",
+        "DELETE FROM versions WHERE game_id = ?",
+        "DELETE FROM furniture WHERE document_id IN (SELECT id FROM documents WHERE game_id = ?)",
+        "DELETE FROM documents WHERE game_id = ?",
+        "DELETE FROM games WHERE id = ?",
+    ):
         conn.execute(sql, (gid,))
     conn.execute("DELETE FROM diagnostics WHERE game = ?", (slug,))
 
@@ -241,9 +331,11 @@ def ruling_slug(ruling: Ruling) -> str:
 
 
 def _find(conn: sqlite3.Connection, game_id: int, name: str) -> int | None:
-    row = conn.execute("SELECT n.term_id FROM term_names n JOIN terms t ON t.id = n.term_id "
-                       "WHERE t.game_id = ? AND n.key = ? ORDER BY n.rank, t.id LIMIT 1",
-                       (game_id, name_key(name))).fetchone()
+    row = conn.execute(
+        "SELECT n.term_id FROM term_names n JOIN terms t ON t.id = n.term_id "
+        "WHERE t.game_id = ? AND n.key = ? ORDER BY n.rank, t.id LIMIT 1",
+        (game_id, name_key(name)),
+    ).fetchone()
     return row[0] if row else None
 
 
@@ -257,9 +349,11 @@ def resolve_reference(conn, game_id: int, reference: str, from_name: str) -> tup
         anchor_name = qualifier
     if target is None:
         return None, None
-    row = conn.execute("SELECT s.anchor FROM subdefs s JOIN revisions r ON r.id = s.revision_id "
-                       "WHERE s.term_id = ? AND (s.key = ? OR s.key LIKE ?) ORDER BY r.ordinal DESC LIMIT 1",
-                       (target, name_key(anchor_name), name_key(anchor_name) + " %")).fetchone()
+    row = conn.execute(
+        "SELECT s.anchor FROM subdefs s JOIN revisions r ON r.id = s.revision_id "
+        "WHERE s.term_id = ? AND (s.key = ? OR s.key LIKE ?) ORDER BY r.ordinal DESC LIMIT 1",
+        (target, name_key(anchor_name), name_key(anchor_name) + " %"),
+    ).fetchone()
     return target, row[0] if row else None
 
 
@@ -268,9 +362,17 @@ def game_linker(conn: sqlite3.Connection, game_id: int, ordinal: int | None = No
 
     With ``ordinal``, only terms already defined at that version (no links into the future).
     """
-    rows = conn.execute("SELECT n.name, t.slug, t.name, t.kind, t.lineage FROM term_names n "
-                        "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') "
-                        "AND (? IS NULL OR (SELECT MIN(r.ordinal) FROM revisions r WHERE r.term_id = t.id) <= ?) "
-                        "ORDER BY n.rank, t.id", (game_id, ordinal, ordinal)).fetchall()
-    return Linker([(name, Target(slug, None, display)) for name, slug, display, kind, lineage in rows
-                   if kind != "section" or (lineage == "versioned" and len(name.split()) >= 2)])
+    rows = conn.execute(
+        "SELECT n.name, t.slug, t.name, t.kind, t.lineage FROM term_names n "
+        "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') "
+        "AND (? IS NULL OR (SELECT MIN(r.ordinal) FROM revisions r WHERE r.term_id = t.id) <= ?) "
+        "ORDER BY n.rank, t.id",
+        (game_id, ordinal, ordinal),
+    ).fetchall()
+    return Linker(
+        [
+            (name, Target(slug, None, display))
+            for name, slug, display, kind, lineage in rows
+            if kind != "section" or (lineage == "versioned" and len(name.split()) >= 2)
+        ]
+    )

@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from copy import deepcopy
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ..errors import Diagnostic
 from ..ingest.manifest import DocumentSpec, GameManifest
@@ -38,8 +39,9 @@ class Version:
 
 def version_key(label: str) -> tuple:
     """Sort key for labels: "1.4.2" after "1.4", "1.10" after "1.9"; numbers before words ("2e")."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower())
-                 for part in re.findall(r"\d+|[^\d.\-]+", label))
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part.lower()) for part in re.findall(r"\d+|[^\d.\-]+", label)
+    )
 
 
 @dataclass
@@ -75,13 +77,17 @@ class Assembler:
                 version = found.setdefault(label, Version(label, spec.date, None, spec.slug))
                 version.date = version.date or spec.date
         for item in self.manifest.versions:
-            version = found.setdefault(item["label"], Version(item["label"], item["date"], item.get("parent"),
-                                                              "game.toml"))
+            version = found.setdefault(
+                item["label"], Version(item["label"], item["date"], item.get("parent"), "game.toml")
+            )
             version.date = item["date"] or version.date
         if not found:
             dates = [spec.date for spec, _ in self.parsed if spec.date]
-            found[UNDATED_LABEL] = Version(UNDATED_LABEL, min(dates) if dates else None,
-                                           notes=["The only version: the documents are not versioned."])
+            found[UNDATED_LABEL] = Version(
+                UNDATED_LABEL,
+                min(dates) if dates else None,
+                notes=["The only version: the documents are not versioned."],
+            )
         versions = sorted(found.values(), key=lambda v: version_key(v.label))
         paths = {spec.slug: spec.display_path for spec, _ in self.parsed}
         manifest = f"corpus/{self.manifest.slug}/game.toml"
@@ -89,14 +95,19 @@ class Assembler:
         def where(v: Version) -> tuple[str, int | None]:
             return (paths[v.document], v.line) if v.document in paths else (manifest, None)
 
-        for earlier, later in zip(versions, versions[1:]):
+        for earlier, later in pairwise(versions):
             if earlier.date and later.date and earlier.date > later.date:
-                self.warn(*where(later), f"version {later.label} ({later.date}) is dated before "
-                          f"{earlier.label} ({earlier.date})")
+                self.warn(
+                    *where(later),
+                    f"version {later.label} ({later.date}) is dated before {earlier.label} ({earlier.date})",
+                )
         for v in versions:
             if v.date is None and len(versions) > 1:
-                self.warn(*where(v), f"version {v.label} has no date: give it in game.toml [[versions]] "
-                          "(until then, date questions cannot reach it)")
+                self.warn(
+                    *where(v),
+                    f"version {v.label} has no date: give it in game.toml [[versions]] "
+                    "(until then, date questions cannot reach it)",
+                )
         return versions
 
     def warn(self, path: str, line: int | None, message: str) -> None:
@@ -106,8 +117,7 @@ class Assembler:
     def new_term(self, entry: Entry, spec: DocumentSpec, lineage: str) -> Term:
         names = [self.canonical(n) for n in entry.names]
         spellings = [n for n in entry.names if self.canonical(n) != n]
-        term = Term(entry.kind, _unique(names), spec.slug, entry.line, list(entry.path), lineage,
-                    spellings=spellings)
+        term = Term(entry.kind, _unique(names), spec.slug, entry.line, list(entry.path), lineage, spellings=spellings)
         self.terms.append(term)
         self.index.add_term(term)
         return term
@@ -119,17 +129,28 @@ class Assembler:
         return {"document": spec.slug, "title": spec.title, "file": spec.file, "line": line, **extra}
 
     def base_revision(self, entry: Entry, version: str, spec: DocumentSpec) -> Revision:
-        return Revision(version, self.canonical(entry.names[0]), deepcopy(entry.blocks), "introduced", True,
-                        self.source(spec, entry.line), list(entry.see_also), list(entry.redirect),
-                        deepcopy(entry.subdefs))
+        return Revision(
+            version,
+            self.canonical(entry.names[0]),
+            deepcopy(entry.blocks),
+            "introduced",
+            True,
+            self.source(spec, entry.line),
+            list(entry.see_also),
+            list(entry.redirect),
+            deepcopy(entry.subdefs),
+        )
 
     def run(self) -> Assembly:
         versions = self.timeline()
         labels = [v.label for v in versions]
         changelogs = [(spec, doc) for spec, doc in self.parsed if spec.kind == "changelog"]
         full = [(spec, doc) for spec, doc in self.parsed if spec.kind != "changelog"]
-        versioned = [(s, d) for s, d in full if (s.version or d.version_label or len(labels) == 1)
-                     and s.kind in ("reference", "rulebook", "faq")]
+        versioned = [
+            (s, d)
+            for s, d in full
+            if (s.version or d.version_label or len(labels) == 1) and s.kind in ("reference", "rulebook", "faq")
+        ]
         versioned.sort(key=lambda sd: version_key(sd[0].version or sd[1].version_label or labels[0]))
         others = [(s, d) for s, d in full if (s, d) not in versioned]
         base_label = None
@@ -148,8 +169,10 @@ class Assembler:
                 continue
             spec, change = spec_v
             if not change.entries and not change.patches:
-                version.notes.append(f"The changelog lists no changes for {version.label}; every term "
-                                     "is carried over unchanged from the version before.")
+                version.notes.append(
+                    f"The changelog lists no changes for {version.label}; every term "
+                    "is carried over unchanged from the version before."
+                )
                 continue
             self.apply_version(version.label, spec, change.entries, change.patches)
         self.suggest_renames(labels)
@@ -162,7 +185,7 @@ class Assembler:
 
     # -- full documents ----------------------------------------------------
     def add_full_document(self, spec, doc: ParsedDocument, label: str, labels: list[str], changelogs) -> None:
-        earlier = [l for l in labels if version_key(l) < version_key(label)]
+        earlier = [other for other in labels if version_key(other) < version_key(label)]
         first = earlier[0] if earlier else label
         changelog_here = {}
         for _, cl in changelogs:
@@ -193,44 +216,58 @@ class Assembler:
                 term.revisions.append(revision)
                 continue
             if keys & changed:
-                term.revisions.append(self.reconstruct_earlier(entry, first, label, spec,
-                                                               next((changelog_here[k] for k in keys
-                                                                     if k in changelog_here), None)))
+                term.revisions.append(
+                    self.reconstruct_earlier(
+                        entry, first, label, spec, next((changelog_here[k] for k in keys if k in changelog_here), None)
+                    )
+                )
                 revision.change = "amended"
-                revision.notes.append(f"{spec.title} {label} lists this among its changes since "
-                                      f"{earlier[-1]}.")
+                revision.notes.append(f"{spec.title} {label} lists this among its changes since {earlier[-1]}.")
                 term.revisions.append(revision)
                 continue
             revision.version = first
             if first != label:
-                revision.notes.append(f"Text of {spec.title} {label}, which lists no change to it "
-                                      f"since {first}.")
+                revision.notes.append(f"Text of {spec.title} {label}, which lists no change to it since {first}.")
             term.revisions.append(revision)
 
     def reconstruct_earlier(self, entry: Entry, first: str, label: str, spec, change: ChangelogEntry | None):
         """The text before ``label``: the full text minus what the changelog says ``label`` added."""
         listed = change.blocks if change else []
-        kept = [b for b in entry.blocks
-                if not any(containment(b.text, c.text) >= merge.ABSORB for c in listed)]
-        note = (f"Reconstructed: the {label} text without the passages the changelog lists for {label}."
-                if change else f"{label} changed this entry; its earlier text is not recorded.")
+        kept = [b for b in entry.blocks if not any(containment(b.text, c.text) >= merge.ABSORB for c in listed)]
+        note = (
+            f"Reconstructed: the {label} text without the passages the changelog lists for {label}."
+            if change
+            else f"{label} changed this entry; its earlier text is not recorded."
+        )
         if change and not kept:
-            note = (f"Everything in the {label} text is listed as added or changed in {label}, so the "
-                    "earlier text is unknown.")
+            note = (
+                f"Everything in the {label} text is listed as added or changed in {label}, so the "
+                "earlier text is unknown."
+            )
         if not change:
             kept = deepcopy(entry.blocks)
-        return Revision(first, self.canonical(entry.names[0]), deepcopy(kept), "introduced", False,
-                        self.source(spec, entry.line, reconstructed=True), list(entry.see_also),
-                        list(entry.redirect), [s for s in entry.subdefs
-                                               if any(s.name.lower() in b.text.lower() for b in kept)],
-                        [note])
+        return Revision(
+            first,
+            self.canonical(entry.names[0]),
+            deepcopy(kept),
+            "introduced",
+            False,
+            self.source(spec, entry.line, reconstructed=True),
+            list(entry.see_also),
+            list(entry.redirect),
+            [s for s in entry.subdefs if any(s.name.lower() in b.text.lower() for b in kept)],
+            [note],
+        )
 
     def add_undated_document(self, spec, doc: ParsedDocument, first: str) -> None:
         for entry in doc.entries:
             term = self.new_term(entry, spec, spec.slug)
             revision = self.base_revision(entry, first, spec)
-            revision.notes.append(f"From {spec.title}, which is not tied to a rules version"
-                                  + ("" if spec.official else " (unofficial)") + ".")
+            revision.notes.append(
+                f"From {spec.title}, which is not tied to a rules version"
+                + ("" if spec.official else " (unofficial)")
+                + "."
+            )
             term.revisions.append(revision)
 
     # -- changelog ---------------------------------------------------------------
@@ -260,9 +297,12 @@ class Assembler:
                 continue
             term, how = self.resolve(entry.name, label)
             if term is not None and id(term) in seen:
-                self.warn(spec.display_path, entry.line,
-                          f"{label} lists \u201c{entry.name}\u201d twice (also line {seen[id(term)].line}); "
-                          "the second is kept as its own entry \u2014 correct its name in game.toml [[corrections]]")
+                self.warn(
+                    spec.display_path,
+                    entry.line,
+                    f"{label} lists \u201c{entry.name}\u201d twice (also line {seen[id(term)].line}); "
+                    "the second is kept as its own entry \u2014 correct its name in game.toml [[corrections]]",
+                )
                 term, how = None, "duplicate"
             if term is None:
                 names = split_names(entry.name) if "," in entry.name else [entry.name]
@@ -293,32 +333,73 @@ class Assembler:
             self.index.add(term, display, "alias")
             self.index.add(term, prev.name, "former")
             if how == "base":
-                self.suggestions.append(f"{label}: treated \u201c{display}\u201d as the new name of "
-                                        f"\u201c{prev.name}\u201d (same name without its qualifier); declare it in "
-                                        "game.toml [[renames]] to confirm")
+                self.suggestions.append(
+                    f"{label}: treated \u201c{display}\u201d as the new name of "
+                    f"\u201c{prev.name}\u201d (same name without its qualifier); declare it in "
+                    "game.toml [[renames]] to confirm"
+                )
         blocks = deepcopy(entry.blocks)
         source = self.source(spec, entry.line, version=label)
         subdefs = _subdefinitions(blocks)
         if prev is None:
-            revision = Revision(label, display, blocks, "introduced", True, source, list(entry.see_also),
-                                [], subdefs, [f"Added in {label}: text from the changelog."])
+            revision = Revision(
+                label,
+                display,
+                blocks,
+                "introduced",
+                True,
+                source,
+                list(entry.see_also),
+                [],
+                subdefs,
+                [f"Added in {label}: text from the changelog."],
+            )
         elif prev.redirect and not prev.blocks:
-            revision = Revision(label, display, blocks, "replaced", True, source,
-                                list(entry.see_also) or list(prev.see_also), [], subdefs,
-                                [f"Until {label} this entry only pointed to "
-                                 f"{', '.join(prev.redirect)}; {label} gives it its own text."])
+            revision = Revision(
+                label,
+                display,
+                blocks,
+                "replaced",
+                True,
+                source,
+                list(entry.see_also) or list(prev.see_also),
+                [],
+                subdefs,
+                [
+                    f"Until {label} this entry only pointed to "
+                    f"{', '.join(prev.redirect)}; {label} gives it its own text."
+                ],
+            )
         elif merge.is_restatement(prev.blocks, blocks, term.all_names()):
-            revision = Revision(label, display, blocks, "replaced", True, source,
-                                list(entry.see_also) or list(prev.see_also), [], subdefs or [],
-                                [f"The {label} changelog restates this entry in full; its text replaces "
-                                 "the earlier one."])
+            revision = Revision(
+                label,
+                display,
+                blocks,
+                "replaced",
+                True,
+                source,
+                list(entry.see_also) or list(prev.see_also),
+                [],
+                subdefs or [],
+                [f"The {label} changelog restates this entry in full; its text replaces the earlier one."],
+            )
         else:
             merged = merge.amend(prev.blocks, blocks)
-            revision = Revision(label, display, merged, "amended", prev.complete, source,
-                                list(entry.see_also) or list(prev.see_also), list(prev.redirect),
-                                _merge_subdefs(prev.subdefs, subdefs),
-                                [f"The {label} changelog lists changed passages; they were merged into "
-                                 "the earlier text paragraph by paragraph."])
+            revision = Revision(
+                label,
+                display,
+                merged,
+                "amended",
+                prev.complete,
+                source,
+                list(entry.see_also) or list(prev.see_also),
+                list(prev.redirect),
+                _merge_subdefs(prev.subdefs, subdefs),
+                [
+                    f"The {label} changelog lists changed passages; they were merged into "
+                    "the earlier text paragraph by paragraph."
+                ],
+            )
             if not prev.complete:
                 revision.notes.append("The earlier text was not fully known, so neither is this one.")
         term.revisions.append(revision)
@@ -329,37 +410,62 @@ class Assembler:
         if patch.op == "add-section":
             entry = Entry("section", [self.canonical(patch.target or f"Page {patch.page} section")], patch.line)
             if self.index.get(entry.names[0], "versioned") is not None:
-                self.warn(where, patch.line, f"{label} says it added the section \u201c{entry.names[0]}\u201d, "
-                          "which already exists; not applied")
+                self.warn(
+                    where,
+                    patch.line,
+                    f"{label} says it added the section \u201c{entry.names[0]}\u201d, "
+                    "which already exists; not applied",
+                )
                 return
             term = self.new_term(entry, spec, "versioned")
-            term.revisions.append(Revision(label, entry.names[0], [], "introduced", False,
-                                           self.source(spec, patch.line, version=label, page=patch.page),
-                                           notes=[f"{label} added this section (p. {patch.page}); the "
-                                                  "changelog does not give its text."]))
+            term.revisions.append(
+                Revision(
+                    label,
+                    entry.names[0],
+                    [],
+                    "introduced",
+                    False,
+                    self.source(spec, patch.line, version=label, page=patch.page),
+                    notes=[f"{label} added this section (p. {patch.page}); the changelog does not give its text."],
+                )
+            )
             return
         if patch.op == "unknown" or not patch.target:
             self.warn(where, patch.line, f"patch line not understood, not applied: {patch.raw}")
             return
         term, _ = self.resolve(patch.target, label)
         if term is None or not term.revisions:
-            self.warn(where, patch.line, f"patch names \u201c{patch.target}\u201d, which no earlier version "
-                      "defines; not applied")
+            self.warn(
+                where,
+                patch.line,
+                f"patch names \u201c{patch.target}\u201d, which no earlier version defines; not applied",
+            )
             return
         revision = self.current(term)
         if revision.version != label:  # the first change to this term in this version
             prev = revision
-            revision = Revision(label, prev.name, deepcopy(prev.blocks), "patched", prev.complete,
-                                self.source(spec, patch.line, version=label, page=patch.page),
-                                list(prev.see_also), list(prev.redirect), deepcopy(prev.subdefs), [])
+            revision = Revision(
+                label,
+                prev.name,
+                deepcopy(prev.blocks),
+                "patched",
+                prev.complete,
+                self.source(spec, patch.line, version=label, page=patch.page),
+                list(prev.see_also),
+                list(prev.redirect),
+                deepcopy(prev.subdefs),
+                [],
+            )
             if not prev.complete:
                 revision.notes.append("The text before this patch was not fully known.")
             term.revisions.append(revision)
         if patch.op == "rework":
             revision.change = "reworked"
             revision.complete = False
-            revision.notes.append(f"{label} reworked this whole section; the changelog does not give the new "
-                                  f"text. Shown: the text it replaced.")
+            revision.notes.append(
+                f"{label} reworked this whole section; the changelog does not give the new "
+                f"text. Shown: the text it replaced."
+            )
         elif patch.op == "replace":
             _, partial = merge.quote_core(patch.old or "")
             if merge.replace_quote(revision.blocks, patch.old or "", patch.new or ""):
@@ -370,10 +476,16 @@ class Assembler:
                 revision.notes.append(note)
             else:
                 revision.complete = False
-                revision.notes.append(f"Could not apply \u201c{patch.old}\u201d \u2192 \u201c{patch.new}\u201d: the "
-                                      "quoted text is not in the known text.")
-                self.warn(where, patch.line, f"patch text \u201c{patch.old}\u201d not found in "
-                          f"\u201c{term.name}\u201d; the revision is marked incomplete")
+                revision.notes.append(
+                    f"Could not apply \u201c{patch.old}\u201d \u2192 \u201c{patch.new}\u201d: the "
+                    "quoted text is not in the known text."
+                )
+                self.warn(
+                    where,
+                    patch.line,
+                    f"patch text \u201c{patch.old}\u201d not found in "
+                    f"\u201c{term.name}\u201d; the revision is marked incomplete",
+                )
         elif patch.op == "add":
             text = re.sub(r"^\s*[\u2022\-*]\s*", "", patch.new or "").strip()
             bullet = bool(re.match(r"^\s*[\u2022\-*]", patch.new or ""))
@@ -388,9 +500,11 @@ class Assembler:
             else:
                 revision.blocks.append(Block(patch.new or "", patch.line, "para"))
                 revision.complete = False
-                revision.notes.append(f"{label} adds {patch.old} to a sentence the known text does not "
-                                      "contain; the changelog's sentence is shown at the end: "
-                                      f"\u201c{patch.new}\u201d.")
+                revision.notes.append(
+                    f"{label} adds {patch.old} to a sentence the known text does not "
+                    "contain; the changelog's sentence is shown at the end: "
+                    f"\u201c{patch.new}\u201d."
+                )
 
     # -- suggestions -----------------------------------------------------------
     def suggest_renames(self, labels: list[str]) -> None:
@@ -426,11 +540,14 @@ class Assembler:
                 self.suggestions.append(
                     f"{term.revisions[0].version}: \u201c{term.names[0]}\u201d is new but may continue "
                     f"\u201c{best[1].names[0]}\u201d (names overlap, texts {best[0]:.0%} similar); if it is a "
-                    "rename, declare it in game.toml [[renames]]")
+                    "rename, declare it in game.toml [[renames]]"
+                )
             near = self.index.near(term, "versioned")
             if near is not None and not best:
-                self.suggestions.append(f"\u201c{term.names[0]}\u201d looks like a misspelling of "
-                                        f"\u201c{near.names[0]}\u201d; map it in game.toml [spellings]")
+                self.suggestions.append(
+                    f"\u201c{term.names[0]}\u201d looks like a misspelling of "
+                    f"\u201c{near.names[0]}\u201d; map it in game.toml [spellings]"
+                )
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -99,8 +99,9 @@ class NameIndex:
 
     def by_base(self, name: str, lineage: str) -> Term | None:
         """The one term whose name, without qualifiers or variables, is this name's base."""
-        found = [t for t in self._by_base.get(base_key(name), {}).values()
-                 if t.lineage == lineage and t.kind != "section"]
+        found = [
+            t for t in self._by_base.get(base_key(name), {}).values() if t.lineage == lineage and t.kind != "section"
+        ]
         return found[0] if len(found) == 1 else None
 
     def near(self, term: Term, lineage: str, cutoff: float = 0.85) -> Term | None:

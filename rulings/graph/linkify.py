@@ -47,7 +47,7 @@ def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url
         # Escape everything first; mentions contain no characters html.escape changes but quotes.
         parts, last = [], 0
         for match in MENTION.finditer(text):
-            parts.append(html.escape(text[last:match.start()]))
+            parts.append(html.escape(text[last : match.start()]))
             parts.append(replace(match))
             last = match.end()
         parts.append(html.escape(text[last:]))

@@ -8,13 +8,29 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..ingest.parsers.common import FUNCTION_WORDS
 from ..ingest.text import QUOTES, fold
 
 # Single words too common in rules prose to link every time they appear.
-COMMON = FUNCTION_WORDS | {"you", "then", "after", "cannot", "gets", "gains", "choose", "both", "once",
-                           "before", "while", "during", "only", "other", "must"}
+COMMON = FUNCTION_WORDS | {
+    "you",
+    "then",
+    "after",
+    "cannot",
+    "gets",
+    "gains",
+    "choose",
+    "both",
+    "once",
+    "before",
+    "while",
+    "during",
+    "only",
+    "other",
+    "must",
+}
 
 
 @dataclass(frozen=True)
@@ -78,7 +94,7 @@ class Linker:
                 i += 1
                 continue
             for size in range(min(self.longest, len(spans) - i), 0, -1):
-                chunk = spans[i:i + size]
+                chunk = spans[i : i + size]
                 target = self.targets.get(" ".join(w for _, _, w in chunk))
                 start, end = chunk[0][0], chunk[-1][1]
                 if target is None or not _clean_edges(plain, start, end, chunk):
@@ -100,4 +116,4 @@ def _clean_edges(text: str, start: int, end: int, chunk: list[tuple[int, int, st
         return False
     if end < len(text) and text[end] in "/-" and end + 1 < len(text) and text[end + 1].isalnum():
         return False
-    return all(SEPARATOR.fullmatch(text[a_end:b_start]) for (_, a_end, _), (b_start, _, _) in zip(chunk, chunk[1:]))
+    return all(SEPARATOR.fullmatch(text[a_end:b_start]) for (_, a_end, _), (b_start, _, _) in pairwise(chunk))

@@ -37,8 +37,7 @@ def revises(old: str, new: str) -> float:
     wa, wb = words(a), words(b)
     if len(wa) >= 5 and wa[:5] == wb[:5]:
         return 1.0
-    return max(similarity(a, b), containment(a, b) if len(wa) >= 6 else 0.0,
-               containment(b, a) if len(wb) >= 6 else 0.0)
+    return max(similarity(a, b), containment(a, b) if len(wa) >= 6 else 0.0, containment(b, a) if len(wb) >= 6 else 0.0)
 
 
 def defines(block: Block, names: list[str]) -> bool:
@@ -74,8 +73,11 @@ def amend(old: list[Block], new: list[Block]) -> list[Block]:
             if score >= MATCH:
                 matched[j] = i
                 used.add(i)
-    absorbed = {i for i, o in enumerate(old) if i not in used
-                and any(containment(_core(o.text), _core(b.text)) >= ABSORB for b in new)}
+    absorbed = {
+        i
+        for i, o in enumerate(old)
+        if i not in used and any(containment(_core(o.text), _core(b.text)) >= ABSORB for b in new)
+    }
     leading: dict[int, list[Block]] = {}
     pending: list[Block] = []
     for j, block in enumerate(new):

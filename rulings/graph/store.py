@@ -58,13 +58,28 @@ class RevisionRow:
     notes: list[str]
 
 
-_REVISION = ("SELECT r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
-             "r.source, r.see_also, r.redirect, r.notes FROM revisions r JOIN versions v ON v.id = r.version_id ")
+_REVISION = (
+    "SELECT r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
+    "r.source, r.see_also, r.redirect, r.notes FROM revisions r JOIN versions v ON v.id = r.version_id "
+)
 
 
 def _revision(row) -> RevisionRow:
-    return RevisionRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bool(row[8]),
-                       json.loads(row[9]), json.loads(row[10]), json.loads(row[11]), json.loads(row[12]))
+    return RevisionRow(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        bool(row[8]),
+        json.loads(row[9]),
+        json.loads(row[10]),
+        json.loads(row[11]),
+        json.loads(row[12]),
+    )
 
 
 class Store:
@@ -91,8 +106,10 @@ class Store:
 
     # -- games and versions ------------------------------------------------
     def games(self) -> list[Game]:
-        return [Game(r[0], r[1], r[2], json.loads(r[3])) for r in self.q("SELECT id, slug, name, aliases FROM games "
-                                                                          "ORDER BY name")]
+        return [
+            Game(r[0], r[1], r[2], json.loads(r[3]))
+            for r in self.q("SELECT id, slug, name, aliases FROM games ORDER BY name")
+        ]
 
     def game(self, slug_or_alias: str) -> Game | None:
         wanted = slugify(slug_or_alias or "")
@@ -105,26 +122,38 @@ class Store:
         return None
 
     def versions(self, game: Game) -> list[VersionRow]:
-        return [VersionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5])) for r in self.q(
-            "SELECT id, label, date, parent, ordinal, notes FROM versions WHERE game_id = ? ORDER BY ordinal",
-            game.id)]
+        return [
+            VersionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]))
+            for r in self.q(
+                "SELECT id, label, date, parent, ordinal, notes FROM versions WHERE game_id = ? ORDER BY ordinal",
+                game.id,
+            )
+        ]
 
     def documents(self, game: Game) -> list[dict]:
         cols = ("slug", "file", "kind", "title", "version", "date", "official", "sha256", "parser", "lines")
         rows = self.q(f"SELECT {', '.join(cols)} FROM documents WHERE game_id = ? ORDER BY id", game.id)
-        return [dict(zip(cols, r)) for r in rows]
+        return [dict(zip(cols, r, strict=True)) for r in rows]
 
     # -- terms -------------------------------------------------------------------
     def _term(self, row) -> TermRow:
         return TermRow(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
 
-    _TERM = ("SELECT t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage FROM terms t "
-             "JOIN documents d ON d.id = t.document_id ")
+    _TERM = (
+        "SELECT t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage FROM terms t "
+        "JOIN documents d ON d.id = t.document_id "
+    )
 
     def terms(self, game: Game, kinds: tuple[str, ...] = ("entry", "keyword", "section")) -> list[TermRow]:
         marks = ",".join("?" * len(kinds))
-        return [self._term(r) for r in self.q(self._TERM + f"WHERE t.game_id = ? AND t.kind IN ({marks}) "
-                                              "ORDER BY t.name COLLATE NOCASE", game.id, *kinds)]
+        return [
+            self._term(r)
+            for r in self.q(
+                self._TERM + f"WHERE t.game_id = ? AND t.kind IN ({marks}) ORDER BY t.name COLLATE NOCASE",
+                game.id,
+                *kinds,
+            )
+        ]
 
     def term(self, term_id: int) -> TermRow:
         return self._term(self.one(self._TERM + "WHERE t.id = ?", term_id))
@@ -145,11 +174,19 @@ class Store:
         key = name_key(name)
         if not key:
             return None, None
-        rows = self.q("SELECT n.term_id, n.rank, n.how FROM term_names n JOIN terms t ON t.id = n.term_id "
-                      "WHERE t.game_id = ? AND n.key = ? ORDER BY n.rank, t.id", game.id, key)
-        sub = self.one("SELECT s.term_id, s.anchor FROM subdefs s JOIN terms t ON t.id = s.term_id "
-                       "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? "
-                       "ORDER BY r.ordinal DESC LIMIT 1", game.id, key)
+        rows = self.q(
+            "SELECT n.term_id, n.rank, n.how FROM term_names n JOIN terms t ON t.id = n.term_id "
+            "WHERE t.game_id = ? AND n.key = ? ORDER BY n.rank, t.id",
+            game.id,
+            key,
+        )
+        sub = self.one(
+            "SELECT s.term_id, s.anchor FROM subdefs s JOIN terms t ON t.id = s.term_id "
+            "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? "
+            "ORDER BY r.ordinal DESC LIMIT 1",
+            game.id,
+            key,
+        )
         if rows and (rows[0][1] == 0 or not sub):
             return self.term(rows[0][0]), None
         if sub:
@@ -158,8 +195,10 @@ class Store:
         return found, None
 
     def names(self, term: TermRow) -> list[tuple[str, str]]:
-        return [(r[0], r[1]) for r in self.q("SELECT name, how FROM term_names WHERE term_id = ? ORDER BY rank, rowid",
-                                             term.id)]
+        return [
+            (r[0], r[1])
+            for r in self.q("SELECT name, how FROM term_names WHERE term_id = ? ORDER BY rank, rowid", term.id)
+        ]
 
     def aliases(self, term: TermRow) -> list[str]:
         out = []
@@ -173,35 +212,71 @@ class Store:
         return [_revision(r) for r in self.q(_REVISION + "WHERE r.term_id = ? ORDER BY r.ordinal", term.id)]
 
     def subdefs(self, revision_id: int) -> list[dict]:
-        return [dict(name=r[0], anchor=r[1], text=r[2]) for r in self.q(
-            "SELECT name, anchor, text FROM subdefs WHERE revision_id = ? ORDER BY id", revision_id)]
+        return [
+            dict(name=r[0], anchor=r[1], text=r[2])
+            for r in self.q("SELECT name, anchor, text FROM subdefs WHERE revision_id = ? ORDER BY id", revision_id)
+        ]
 
     def subdef_text(self, term_id: int, anchor: str, ordinal: int) -> dict | None:
-        row = self.one("SELECT s.name, s.anchor, s.text FROM subdefs s JOIN revisions r ON r.id = s.revision_id "
-                       "WHERE s.term_id = ? AND s.anchor = ? AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1",
-                       term_id, anchor, ordinal)
+        row = self.one(
+            "SELECT s.name, s.anchor, s.text FROM subdefs s JOIN revisions r ON r.id = s.revision_id "
+            "WHERE s.term_id = ? AND s.anchor = ? AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1",
+            term_id,
+            anchor,
+            ordinal,
+        )
         return dict(name=row[0], anchor=row[1], text=row[2]) if row else None
 
     # -- graph edges -----------------------------------------------------------
     def edges_to(self, term: TermRow, kinds: tuple[str, ...]) -> list[TermRow]:
         marks = ",".join("?" * len(kinds))
-        return [self.term(r[0]) for r in self.q(
-            f"SELECT DISTINCT e.src_id FROM edges e JOIN terms t ON t.id = e.src_id "
-            f"WHERE e.dst_id = ? AND e.kind IN ({marks}) ORDER BY t.name", term.id, *kinds)]
+        return [
+            self.term(r[0])
+            for r in self.q(
+                f"SELECT DISTINCT e.src_id FROM edges e JOIN terms t ON t.id = e.src_id "
+                f"WHERE e.dst_id = ? AND e.kind IN ({marks}) ORDER BY t.name",
+                term.id,
+                *kinds,
+            )
+        ]
 
     # -- rulings and cards -------------------------------------------------------
-    _RULING = ("SELECT r.id, r.slug, r.kind, r.title, r.question, r.answer, r.text, r.group_name, r.group_kind, "
-               "r.section, r.expansion, r.sources, d.slug, d.title, r.line, r.caps, d.file FROM rulings r "
-               "JOIN documents d ON d.id = r.document_id ")
-    _RULING_COLS = ("id", "slug", "kind", "title", "question", "answer", "text", "group", "group_kind", "section",
-                    "expansion", "sources", "document", "document_title", "line", "caps", "file")
+    _RULING = (
+        "SELECT r.id, r.slug, r.kind, r.title, r.question, r.answer, r.text, r.group_name, r.group_kind, "
+        "r.section, r.expansion, r.sources, d.slug, d.title, r.line, r.caps, d.file FROM rulings r "
+        "JOIN documents d ON d.id = r.document_id "
+    )
+    _RULING_COLS = (
+        "id",
+        "slug",
+        "kind",
+        "title",
+        "question",
+        "answer",
+        "text",
+        "group",
+        "group_kind",
+        "section",
+        "expansion",
+        "sources",
+        "document",
+        "document_title",
+        "line",
+        "caps",
+        "file",
+    )
 
     def _ruling(self, row) -> dict:
-        ruling = dict(zip(self._RULING_COLS, row))
+        ruling = dict(zip(self._RULING_COLS, row, strict=True))
         ruling["sources"] = json.loads(ruling["sources"])
-        ruling["cards"] = [dict(slug=r[0], name=r[1], kind=r[2]) for r in self.q(
-            "SELECT c.slug, c.name, c.kind FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
-            "WHERE rc.ruling_id = ? ORDER BY c.kind DESC, c.name", ruling["id"])]
+        ruling["cards"] = [
+            dict(slug=r[0], name=r[1], kind=r[2])
+            for r in self.q(
+                "SELECT c.slug, c.name, c.kind FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
+                "WHERE rc.ruling_id = ? ORDER BY c.kind DESC, c.name",
+                ruling["id"],
+            )
+        ]
         return ruling
 
     def rulings(self, game: Game) -> list[dict]:
@@ -212,29 +287,45 @@ class Store:
         return self._ruling(row) if row else None
 
     def rulings_about(self, term: TermRow) -> list[dict]:
-        return [self._ruling(r) for r in self.q(self._RULING + "JOIN ruling_terms rt ON rt.ruling_id = r.id "
-                                                "WHERE rt.term_id = ? ORDER BY r.id", term.id)]
+        return [
+            self._ruling(r)
+            for r in self.q(
+                self._RULING + "JOIN ruling_terms rt ON rt.ruling_id = r.id WHERE rt.term_id = ? ORDER BY r.id", term.id
+            )
+        ]
 
     def cards(self, game: Game) -> list[dict]:
-        return [dict(slug=r[0], name=r[1], kind=r[2], card_set=r[3], number=r[4], ruling_count=r[5]) for r in self.q(
-            "SELECT c.slug, c.name, c.kind, c.card_set, c.number, COUNT(rc.ruling_id) FROM cards c "
-            "LEFT JOIN ruling_cards rc ON rc.card_id = c.id WHERE c.game_id = ? GROUP BY c.id "
-            "ORDER BY c.name COLLATE NOCASE", game.id)]
+        return [
+            dict(slug=r[0], name=r[1], kind=r[2], card_set=r[3], number=r[4], ruling_count=r[5])
+            for r in self.q(
+                "SELECT c.slug, c.name, c.kind, c.card_set, c.number, COUNT(rc.ruling_id) FROM cards c "
+                "LEFT JOIN ruling_cards rc ON rc.card_id = c.id WHERE c.game_id = ? GROUP BY c.id "
+                "ORDER BY c.name COLLATE NOCASE",
+                game.id,
+            )
+        ]
 
     def card(self, game: Game, slug: str) -> dict | None:
-        row = self.one("SELECT id, slug, name, kind, card_set, number FROM cards WHERE game_id = ? AND slug = ?",
-                       game.id, slug)
+        row = self.one(
+            "SELECT id, slug, name, kind, card_set, number FROM cards WHERE game_id = ? AND slug = ?", game.id, slug
+        )
         if not row:
             return None
-        card = dict(zip(("id", "slug", "name", "kind", "card_set", "number"), row))
-        card["rulings"] = [self._ruling(r) for r in self.q(
-            self._RULING + "JOIN ruling_cards rc ON rc.ruling_id = r.id WHERE rc.card_id = ? ORDER BY r.id", row[0])]
+        card = dict(zip(("id", "slug", "name", "kind", "card_set", "number"), row, strict=True))
+        card["rulings"] = [
+            self._ruling(r)
+            for r in self.q(
+                self._RULING + "JOIN ruling_cards rc ON rc.ruling_id = r.id WHERE rc.card_id = ? ORDER BY r.id", row[0]
+            )
+        ]
         return card
 
     # -- build facts -------------------------------------------------------------
     def diagnostics(self) -> list[dict]:
-        return [dict(game=r[0], level=r[1], path=r[2], line=r[3], message=r[4])
-                for r in self.q("SELECT game, level, path, line, message FROM diagnostics")]
+        return [
+            dict(game=r[0], level=r[1], path=r[2], line=r[3], message=r[4])
+            for r in self.q("SELECT game, level, path, line, message FROM diagnostics")
+        ]
 
     def counts(self) -> dict:
         out = {}
@@ -243,5 +334,6 @@ class Store:
         return out
 
     def furniture_count(self, game: Game) -> int:
-        return self.one("SELECT COUNT(*) FROM furniture f JOIN documents d ON d.id = f.document_id "
-                        "WHERE d.game_id = ?", game.id)[0]
+        return self.one(
+            "SELECT COUNT(*) FROM furniture f JOIN documents d ON d.id = f.document_id WHERE d.game_id = ?", game.id
+        )[0]

@@ -22,15 +22,21 @@ class Completions:
         rows = conn.execute(
             "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n "
             "JOIN terms t ON t.id = n.term_id JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
-            "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank").fetchall()
+            "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank"
+        ).fetchall()
         conn.close()
         terms: dict[tuple, dict] = {}  # one answer per term, shared by all the keys that find it
         keyed: set[tuple[str, tuple]] = set()
         for name, display, slug, game, kind, game_name in rows:
             ident = (game, slug)
             if ident not in terms:
-                terms[ident] = {"name": display, "game": game, "game_name": game_name, "kind": kind,
-                                "url": f"/{game}/terms/{slug}"}
+                terms[ident] = {
+                    "name": display,
+                    "game": game,
+                    "game_name": game_name,
+                    "kind": kind,
+                    "url": f"/{game}/terms/{slug}",
+                }
             words = fold(name).lower().split()
             keyed.update((" ".join(words[i:]), ident) for i in range(len(words)))
         self._scopes: dict[str | None, tuple[list[str], list[dict]]] = {}
@@ -53,6 +59,13 @@ class Completions:
             if not keys[i].startswith(typed):
                 break
             found.setdefault(entries[i]["url"], entries[i])
-        ranked = sorted(found.values(), key=lambda e: (e["kind"] == "section", not fold(e["name"]).lower()
-                                                       .startswith(typed), len(e["name"]), e["name"]))
+        ranked = sorted(
+            found.values(),
+            key=lambda e: (
+                e["kind"] == "section",
+                not fold(e["name"]).lower().startswith(typed),
+                len(e["name"]),
+                e["name"],
+            ),
+        )
         return ranked[:limit]

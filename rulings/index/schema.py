@@ -7,9 +7,33 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, ShingleFilt
 from whoosh.analysis.filters import STOP_WORDS
 
 # Words natural questions are full of but that never decide an answer.
-QUESTION_WORDS = frozenset(STOP_WORDS) | {"i", "me", "my", "does", "do", "did", "what", "how", "when", "why",
-                                          "which", "who", "whom", "happens", "is", "are", "was", "were",
-                                          "there", "their", "them", "its", "it's", "vs", "versus"}
+QUESTION_WORDS = frozenset(STOP_WORDS) | {
+    "i",
+    "me",
+    "my",
+    "does",
+    "do",
+    "did",
+    "what",
+    "how",
+    "when",
+    "why",
+    "which",
+    "who",
+    "whom",
+    "happens",
+    "is",
+    "are",
+    "was",
+    "were",
+    "there",
+    "their",
+    "them",
+    "its",
+    "it's",
+    "vs",
+    "versus",
+}
 TOKENS = r"[\w+]+(?:['\u2019/\-][\w+]+)*"
 
 
@@ -33,8 +57,13 @@ def analyzer(keep: frozenset[str] = frozenset()):
     ALL CAPS sources index the same as mixed case because of the lower-casing.
     """
     stop = QUESTION_WORDS - keep
-    return (RegexTokenizer(TOKENS) | LowercaseFilter() | ClitFilter() | StopFilter(stoplist=stop, minsize=1)
-            | StemFilter(lang="en", cachesize=50000))
+    return (
+        RegexTokenizer(TOKENS)
+        | LowercaseFilter()
+        | ClitFilter()
+        | StopFilter(stoplist=stop, minsize=1)
+        | StemFilter(lang="en", cachesize=50000)
+    )
 
 
 def spelling_analyzer():
@@ -47,8 +76,8 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         game=fields.ID(stored=True),
-        kind=fields.ID(stored=True),           # term | subdefinition | section | ruling
-        subkind=fields.ID(stored=True),        # entry | keyword | faq | clarification | errata | note
+        kind=fields.ID(stored=True),  # term | subdefinition | section | ruling
+        subkind=fields.ID(stored=True),  # entry | keyword | faq | clarification | errata | note
         versions=fields.KEYWORD(stored=True, commas=True),
         latest=fields.BOOLEAN(stored=True),
         title=fields.TEXT(analyzer=text, stored=True, field_boost=4.0),

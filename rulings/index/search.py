@@ -13,6 +13,7 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from whoosh import collectors
@@ -25,9 +26,21 @@ from .schema import QUESTION_WORDS
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
-KINDS = {"term": "term", "terms": "term", "entry": "term", "definition": "subdefinition",
-         "subdefinition": "subdefinition", "keyword": "subdefinition", "section": "section", "sections": "section",
-         "ruling": "ruling", "rulings": "ruling", "faq": "ruling", "errata": "ruling", "clarification": "ruling"}
+KINDS = {
+    "term": "term",
+    "terms": "term",
+    "entry": "term",
+    "definition": "subdefinition",
+    "subdefinition": "subdefinition",
+    "keyword": "subdefinition",
+    "section": "section",
+    "sections": "section",
+    "ruling": "ruling",
+    "rulings": "ruling",
+    "faq": "ruling",
+    "errata": "ruling",
+    "clarification": "ruling",
+}
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.8, "ruling": 0.8}
 OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
 
@@ -46,10 +59,18 @@ class Hit:
     version: str | None = None
 
     def as_dict(self) -> dict:
-        return {"title": self.title, "aliases": self.aliases, "game": self.game, "kind": self.kind,
-                "slug": self.slug, "url": self.url, "score": round(self.score, 4),
-                "snippet": self.snippet.replace(OPEN, "").replace(CLOSE, ""), "subkind": self.subkind,
-                "version": self.version}
+        return {
+            "title": self.title,
+            "aliases": self.aliases,
+            "game": self.game,
+            "kind": self.kind,
+            "slug": self.slug,
+            "url": self.url,
+            "score": round(self.score, 4),
+            "snippet": self.snippet.replace(OPEN, "").replace(CLOSE, ""),
+            "subkind": self.subkind,
+            "version": self.version,
+        }
 
 
 @dataclass
@@ -62,8 +83,14 @@ class Results:
     message: str | None = None
 
     def as_dict(self) -> dict:
-        return {"query": self.query, "did_you_mean": self.did_you_mean, "corrected": self.corrected,
-                "truncated": self.truncated, "message": self.message, "hits": [h.as_dict() for h in self.hits]}
+        return {
+            "query": self.query,
+            "did_you_mean": self.did_you_mean,
+            "corrected": self.corrected,
+            "truncated": self.truncated,
+            "message": self.message,
+            "hits": [h.as_dict() for h in self.hits],
+        }
 
 
 def snippet(text: str, pattern: re.Pattern | None, width: int = 220) -> str:
@@ -72,7 +99,7 @@ def snippet(text: str, pattern: re.Pattern | None, width: int = 220) -> str:
     start = max(0, match.start() - width // 3) if match else 0
     if start:
         start = text.find(" ", start) + 1 or start
-    piece = text[start:start + width]
+    piece = text[start : start + width]
     if start + width < len(text):
         piece = piece.rsplit(" ", 1)[0] + "\u2026"
     if start:
@@ -84,8 +111,10 @@ def clean_query(text: str) -> tuple[str, bool]:
     """Drop control characters, collapse space, cap the length."""
     text = "".join(" " if unicodedata.category(c).startswith("C") else c for c in (text or ""))
     text = re.sub(r"\s+", " ", text).strip()
-    return (text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] if len(text) > MAX_QUERY_CHARS else text,
-            len(text) > MAX_QUERY_CHARS)
+    return (
+        text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] if len(text) > MAX_QUERY_CHARS else text,
+        len(text) > MAX_QUERY_CHARS,
+    )
 
 
 class Searcher:
@@ -131,13 +160,18 @@ class Searcher:
         must not cost a fuzzy scan of the vocabulary per word.
         """
         reader = self.current_searcher.reader()
-        unknown = [w for w in dict.fromkeys(word.lower() for word in words)
-                   if len(w) >= 4 and w.isalpha() and reader.doc_frequency("spell", w) == 0]
+        unknown = [
+            w
+            for w in dict.fromkeys(word.lower() for word in words)
+            if len(w) >= 4 and w.isalpha() and reader.doc_frequency("spell", w) == 0
+        ]
         fixes: dict[str, str] = {}
         for lower in unknown[:MAX_CORRECTED]:
             for distance in (1, 2):
-                candidates = [(reader.doc_frequency("spell", c), c)
-                              for c in reader.terms_within("spell", lower, distance, prefix=1)]
+                candidates = [
+                    (reader.doc_frequency("spell", c), c)
+                    for c in reader.terms_within("spell", lower, distance, prefix=1)
+                ]
                 if candidates:
                     fixes[lower] = max(candidates)[1]
                     break
@@ -166,8 +200,12 @@ class Searcher:
 
             if name_key(unquoted):
                 clauses.append(Q.Term("name_keys", name_key(unquoted), boost=3.0))
-            telling = [Q.Term(f, token) for token in self.selective(tokens)
-                       for f in ("title", "names", "body") if rare(f, token)]
+            telling = [
+                Q.Term(f, token)
+                for token in self.selective(tokens)
+                for f in ("title", "names", "body")
+                if rare(f, token)
+            ]
             clauses += telling
             if not telling and tokens:  # every word is common: titles with the rarest one
                 rarest = min(tokens, key=lambda t: reader.doc_frequency("title", t))
@@ -180,7 +218,7 @@ class Searcher:
             clauses += [Q.Phrase(f, words, slop=1, boost=2.0) for f in fields]
         # Words that stand together in the question and in the text: one indexed pair each.
         paired = self.tokens(unquoted)
-        for a, b in zip(paired, paired[1:]):
+        for a, b in pairwise(paired):
             clauses.append(Q.Term("pairs", f"{a}_{b}", boost=1.5))
         if not clauses:
             return None
@@ -198,8 +236,9 @@ class Searcher:
         common = {t for t in unique if reader.doc_frequency("body", t) > 0.15 * total}
         return [t for t in unique if t not in common] or unique
 
-    def search(self, text: str, game: str | None = None, kind: str | None = None, version: str | None = None,
-               limit: int = 10) -> Results:
+    def search(
+        self, text: str, game: str | None = None, kind: str | None = None, version: str | None = None, limit: int = 10
+    ) -> Results:
         cleaned, truncated = clean_query(text)
         results = Results(cleaned, truncated=truncated)
         if not cleaned:
@@ -269,9 +308,20 @@ class Searcher:
             url = fields["url"]
             if version and fields["kind"] != "ruling":  # pinned to the version searched
                 url = f"/{fields['game']}/v/{version}/terms/{fields['slug']}"
-            hits.append(Hit(fields["title"], json.loads(fields.get("aliases") or "[]"), fields["game"],
-                            fields["kind"], fields["slug"], url, score, snippet(fields.get("body") or "", pattern),
-                            fields.get("subkind", ""), fields.get("version")))
+            hits.append(
+                Hit(
+                    fields["title"],
+                    json.loads(fields.get("aliases") or "[]"),
+                    fields["game"],
+                    fields["kind"],
+                    fields["slug"],
+                    url,
+                    score,
+                    snippet(fields.get("body") or "", pattern),
+                    fields.get("subkind", ""),
+                    fields.get("version"),
+                )
+            )
         return hits
 
     def _name_bonus(self, fields: dict, text: str, tokens: set[str]) -> float:
@@ -329,6 +379,9 @@ class Searcher:
         """Query words (and their stems, as prefixes) to mark in snippets."""
         words = {w.lower() for w in re.findall(r"[A-Za-z0-9]{2,}", text)}
         stems = set(self.tokens(text))
-        parts = sorted({re.escape(w) for w in words if w not in QUESTION_WORDS} |
-                       {re.escape(s) for s in stems if len(s) > 2}, key=len, reverse=True)
+        parts = sorted(
+            {re.escape(w) for w in words if w not in QUESTION_WORDS} | {re.escape(s) for s in stems if len(s) > 2},
+            key=len,
+            reverse=True,
+        )
         return re.compile(r"\b(?:" + "|".join(parts) + r")\w*", re.I) if parts else None

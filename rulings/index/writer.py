@@ -13,7 +13,6 @@ from ..ingest.text import name_key
 from ..markup import plain_text
 from .schema import schema
 
-
 OPENING_WORDS = 80
 PARALLEL_ABOVE = 5000  # documents; below this one process writes one optimised segment faster
 
@@ -34,16 +33,22 @@ def documents(conn: sqlite3.Connection, only: list[str] | None = None):
         wanted = set(only)
         games = [(gid, slug) for gid, slug in games if slug in wanted]
     for game_id, game in games:
-        labels = [row[0] for row in conn.execute(
-            "SELECT label FROM versions WHERE game_id = ? ORDER BY ordinal", (game_id,))]
+        labels = [
+            row[0] for row in conn.execute("SELECT label FROM versions WHERE game_id = ? ORDER BY ordinal", (game_id,))
+        ]
         terms = conn.execute("SELECT id, slug, kind, path FROM terms WHERE game_id = ?", (game_id,)).fetchall()
         for term_id, slug, kind, path in terms:
-            names = [r[0] for r in conn.execute(
-                "SELECT DISTINCT name FROM term_names WHERE term_id = ? ORDER BY rank", (term_id,))]
+            names = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT DISTINCT name FROM term_names WHERE term_id = ? ORDER BY rank", (term_id,)
+                )
+            ]
             revisions = conn.execute(
                 "SELECT r.id, r.ordinal, r.name, r.text, r.redirect, v.label FROM revisions r "
                 "JOIN versions v ON v.id = r.version_id WHERE r.term_id = ? ORDER BY r.ordinal",
-                (term_id,)).fetchall()
+                (term_id,),
+            ).fetchall()
             context = " ".join(json.loads(path))
             for i, (rev_id, ordinal, rev_name, text, redirect, label) in enumerate(revisions):
                 end = revisions[i + 1][1] if i + 1 < len(revisions) else None
@@ -52,28 +57,67 @@ def documents(conn: sqlite3.Connection, only: list[str] | None = None):
                 if not body and json.loads(redirect):
                     body = _redirect_text(conn, game_id, rev_name, json.loads(redirect), ordinal)
                 url = f"/{game}/terms/{slug}" if latest else f"/{game}/v/{label}/terms/{slug}"
-                yield dict(id=f"t:{rev_id}", game=game, kind="section" if kind == "section" else "term",
-                           subkind=kind, versions=_versions_in_force(labels, ordinal, end), latest=latest,
-                           title=rev_name, names=" ; ".join(names), name_keys=",".join(name_key(n) for n in names),
-                           context=context, body=body, slug=slug, url=url,
-                           aliases=json.dumps([n for n in names if n != rev_name]), version=label)
+                yield dict(
+                    id=f"t:{rev_id}",
+                    game=game,
+                    kind="section" if kind == "section" else "term",
+                    subkind=kind,
+                    versions=_versions_in_force(labels, ordinal, end),
+                    latest=latest,
+                    title=rev_name,
+                    names=" ; ".join(names),
+                    name_keys=",".join(name_key(n) for n in names),
+                    context=context,
+                    body=body,
+                    slug=slug,
+                    url=url,
+                    aliases=json.dumps([n for n in names if n != rev_name]),
+                    version=label,
+                )
                 for sub_id, sub_name, anchor, sub_text in conn.execute(
-                        "SELECT id, name, anchor, text FROM subdefs WHERE revision_id = ?", (rev_id,)):
-                    yield dict(id=f"s:{sub_id}", game=game, kind="subdefinition", subkind="subdefinition",
-                               versions=_versions_in_force(labels, ordinal, end), latest=latest,
-                               title=sub_name, names=sub_name, name_keys=name_key(sub_name),
-                               context=f"{rev_name} {context}", body=plain_text(sub_text), slug=f"{slug}#{anchor}",
-                               url=f"{url}#{anchor}", aliases="[]", version=label)
+                    "SELECT id, name, anchor, text FROM subdefs WHERE revision_id = ?", (rev_id,)
+                ):
+                    yield dict(
+                        id=f"s:{sub_id}",
+                        game=game,
+                        kind="subdefinition",
+                        subkind="subdefinition",
+                        versions=_versions_in_force(labels, ordinal, end),
+                        latest=latest,
+                        title=sub_name,
+                        names=sub_name,
+                        name_keys=name_key(sub_name),
+                        context=f"{rev_name} {context}",
+                        body=plain_text(sub_text),
+                        slug=f"{slug}#{anchor}",
+                        url=f"{url}#{anchor}",
+                        aliases="[]",
+                        version=label,
+                    )
         for rid, slug, kind, title, text, group, section, card_names in conn.execute(
-                "SELECT r.id, r.slug, r.kind, r.title, r.text, r.group_name, r.section, "
-                "(SELECT group_concat(c.name, ' ; ') FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
-                " WHERE rc.ruling_id = r.id) FROM rulings r WHERE r.game_id = ?", (game_id,)):
+            "SELECT r.id, r.slug, r.kind, r.title, r.text, r.group_name, r.section, "
+            "(SELECT group_concat(c.name, ' ; ') FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
+            " WHERE rc.ruling_id = r.id) FROM rulings r WHERE r.game_id = ?",
+            (game_id,),
+        ):
             cards = [c for c in (card_names or "").split(" ; ") if c]
-            yield dict(id=f"r:{rid}", game=game, kind="ruling", subkind=kind, versions=",".join(labels), latest=True,
-                       title=title, names=card_names or "",
-                       name_keys=",".join([name_key(title), *(name_key(c) for c in cards)]),
-                       context=" ".join(x for x in (group, section) if x), body=plain_text(text), slug=slug,
-                       url=f"/{game}/rulings/{slug}", aliases="[]", version=None)
+            yield dict(
+                id=f"r:{rid}",
+                game=game,
+                kind="ruling",
+                subkind=kind,
+                versions=",".join(labels),
+                latest=True,
+                title=title,
+                names=card_names or "",
+                name_keys=",".join([name_key(title), *(name_key(c) for c in cards)]),
+                context=" ".join(x for x in (group, section) if x),
+                body=plain_text(text),
+                slug=slug,
+                url=f"/{game}/rulings/{slug}",
+                aliases="[]",
+                version=None,
+            )
 
 
 def _redirect_text(conn, game_id: int, name: str, targets: list[str], ordinal: int) -> str:
@@ -81,7 +125,8 @@ def _redirect_text(conn, game_id: int, name: str, targets: list[str], ordinal: i
     rows = conn.execute(
         "SELECT s.text FROM subdefs s JOIN revisions r ON r.id = s.revision_id JOIN terms t ON t.id = s.term_id "
         "WHERE t.game_id = ? AND s.key = ? AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1",
-        (game_id, name_key(name), ordinal)).fetchall()
+        (game_id, name_key(name), ordinal),
+    ).fetchall()
     return plain_text(rows[0][0]) if rows else "See " + ", ".join(targets)
 
 
@@ -142,8 +187,7 @@ def write_index(graph_path: Path, index_dir: Path) -> int:
 def update_index(graph_path: Path, index_dir: Path, drop: list[str], add: list[str]) -> int:
     """Incremental: remove the documents of ``drop`` games, index ``add`` games again."""
     conn = sqlite3.connect(graph_path)
-    writers = [whoosh_index.open_dir(str(index_dir), indexname=name).writer(limitmb=128)
-               for name in (MAIN, HISTORY)]
+    writers = [whoosh_index.open_dir(str(index_dir), indexname=name).writer(limitmb=128) for name in (MAIN, HISTORY)]
     for writer in writers:
         for slug in drop:
             writer.delete_by_term("game", slug)

@@ -17,10 +17,15 @@ def apply_corrections(spec: DocumentSpec, doc: ParsedDocument, corrections: list
         record = next((r for r in records if r.line == fix.line), None)
         current = (record.names[0] if hasattr(record, "names") else record.name) if record else None
         if record is None or name_key(current) != name_key(fix.was):
-            doc.diagnostics.append(Diagnostic(
-                "warning", spec.display_path, fix.line,
-                f"game.toml correction expects \u201c{fix.was}\u201d here but finds "
-                f"{('“' + current + '”') if current else 'no heading'}; correction not applied"))
+            doc.diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    spec.display_path,
+                    fix.line,
+                    f"game.toml correction expects \u201c{fix.was}\u201d here but finds "
+                    f"{('“' + current + '”') if current else 'no heading'}; correction not applied",
+                )
+            )
             continue
         if hasattr(record, "names"):
             record.names[0] = fix.name

@@ -12,16 +12,44 @@ import os
 import re
 import shutil
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from .text import slugify
 
 EXTENSIONS = {".md", ".markdown", ".txt", ".text"}
-DOC_WORDS = ("rulebook", "rules", "rule", "book", "faq", "reference", "glossary", "manual", "guide", "quick",
-             "player", "aid", "summary", "variant", "general", "sheet", "cheat", "errata", "official", "v\\d+")
-KIND_HINTS = (("faq", "faq"), ("errata", "faq"), ("glossary", "reference"), ("reference", "reference"),
-              ("player-aid", "player-aid"), ("quick", "player-aid"), ("cheat", "player-aid"),
-              ("summary", "player-aid"))
+DOC_WORDS = (
+    "rulebook",
+    "rules",
+    "rule",
+    "book",
+    "faq",
+    "reference",
+    "glossary",
+    "manual",
+    "guide",
+    "quick",
+    "player",
+    "aid",
+    "summary",
+    "variant",
+    "general",
+    "sheet",
+    "cheat",
+    "errata",
+    "official",
+    "v\\d+",
+)
+KIND_HINTS = (
+    ("faq", "faq"),
+    ("errata", "faq"),
+    ("glossary", "reference"),
+    ("reference", "reference"),
+    ("player-aid", "player-aid"),
+    ("quick", "player-aid"),
+    ("cheat", "player-aid"),
+    ("summary", "player-aid"),
+)
 
 
 @dataclass
@@ -55,7 +83,7 @@ def title_of(path: Path) -> str | None:
     """The first Markdown H1 of a document (its own title), if any."""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            for _, line in zip(range(40), handle):
+            for line in islice(handle, 40):
                 match = re.match(r"^#\s+(.+?)\s*#*\s*$", line)
                 if match:
                     return re.sub(r"[*_`]", "", match.group(1)).strip()
@@ -66,8 +94,9 @@ def title_of(path: Path) -> str | None:
 
 def game_name(title: str | None, stem: str) -> str:
     name = title or re.sub(r"[-_]+", " ", stem).title()
-    name = re.sub(r"\s*[-\u2013\u2014:]?\s*(official\s+)?(rule ?book|rules|faq|reference)(\s+v?[\d.]+)?$", "", name,
-                  flags=re.I)
+    name = re.sub(
+        r"\s*[-\u2013\u2014:]?\s*(official\s+)?(rule ?book|rules|faq|reference)(\s+v?[\d.]+)?$", "", name, flags=re.I
+    )
     return name.strip() or stem
 
 
@@ -100,8 +129,13 @@ def write_game(game: ImportedGame, corpus: Path, link: bool = False) -> None:
             os.symlink(path.resolve(), target)
         else:
             shutil.copyfile(path, target)
-        lines += ["[[documents]]", f"file = {_toml_string(name)}", f"kind = {_toml_string(kind)}",
-                  f"title = {_toml_string(title)}", ""]
+        lines += [
+            "[[documents]]",
+            f"file = {_toml_string(name)}",
+            f"kind = {_toml_string(kind)}",
+            f"title = {_toml_string(title)}",
+            "",
+        ]
     (folder / "game.toml").write_text("\n".join(lines), encoding="utf-8")
 
 

@@ -18,10 +18,13 @@ HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 def markdown_headings(lines: list[str]) -> int:
     """How many lines are Markdown headings with a title (how parsers tell Markdown from plain text)."""
     return sum(1 for line in lines if (match := HEADING.match(line)) and match.group(2).strip())
+
+
 BULLET = re.compile(r"^(\s*)(?:[-*•·]\s+(?:[•·]\s+)?|[•·](?=\S))(.*)$")
 INDENTED_STEP = re.compile(r"^(\s+)(\d{1,2}[.)]\s*\S.*)$")
-NEW_BLOCK = re.compile(r"^\s*(?:see also\b|[A-Z][\w'\u2019/\-]*(?: [A-Za-z][\w'\u2019/\-]*){0,4} [\u2014\u2013] )",
-                       re.I)
+NEW_BLOCK = re.compile(
+    r"^\s*(?:see also\b|[A-Z][\w'\u2019/\-]*(?: [A-Za-z][\w'\u2019/\-]*){0,4} [\u2014\u2013] )", re.I
+)
 STEP_NUMBER = re.compile(r"^(?:\*\*)?\(?(\d{1,2})[.):](?:\*\*)?\s*(?!\d)(?:\*\*)?")
 
 
@@ -77,8 +80,11 @@ def lex(lines: list[str], start: int = 1, width: int | None = None) -> list[RawB
         heading = HEADING.match(line)
         if heading:
             text = strip_markup(heading.group(2))
-            blocks.append(RawBlock("heading", text, [number], level=len(heading.group(1)),
-                                   raw=line, bold="**" in heading.group(2)))
+            blocks.append(
+                RawBlock(
+                    "heading", text, [number], level=len(heading.group(1)), raw=line, bold="**" in heading.group(2)
+                )
+            )
             current = None
             continue
         bullet = BULLET.match(line)
@@ -89,10 +95,9 @@ def lex(lines: list[str], start: int = 1, width: int | None = None) -> list[RawB
             indent = len(bullet.group(1).expandtabs(4))
             body = bullet.group(2)
             step = STEP_NUMBER.match(body.strip())
-            text = strip_markup(body[step.end():] if step else body)
+            text = strip_markup(body[step.end() :] if step else body)
             depth = 1 if indent >= 2 and not INDENTED_STEP.match(line) else 0
-            current = RawBlock("bullet", text, [number], depth=depth,
-                               number=step.group(1) if step else None, raw=line)
+            current = RawBlock("bullet", text, [number], depth=depth, number=step.group(1) if step else None, raw=line)
             blocks.append(current)
             continue
         text = strip_markup(line)
@@ -105,8 +110,9 @@ def lex(lines: list[str], start: int = 1, width: int | None = None) -> list[RawB
             current.lines.append(number)
             continue
         stripped = line.strip()
-        current = RawBlock("para", text, [number], raw=line,
-                           bold=stripped.startswith("**") and stripped.rstrip().endswith("**"))
+        current = RawBlock(
+            "para", text, [number], raw=line, bold=stripped.startswith("**") and stripped.rstrip().endswith("**")
+        )
         blocks.append(current)
     return blocks
 

@@ -102,14 +102,13 @@ def _as_date(value, where: str, text: str, key: str) -> dt.date | None:
             return dt.date.fromisoformat(value)
         except ValueError:
             pass
-    raise CorpusError(where, f"{key} must be a date like 2019-11-01, not {value!r}",
-                      _line_of(text, key, str(value)))
+    raise CorpusError(where, f"{key} must be a date like 2019-11-01, not {value!r}", _line_of(text, key, str(value)))
 
 
 def _version_label(value, where: str, line: int | None) -> str:
     """A version label as written. A bare number is refused when TOML would change it (1.10 reads as 1.1)."""
     if isinstance(value, bool) or isinstance(value, float):
-        raise CorpusError(where, f"write the version as a string, e.g. \"{value}\": a bare 1.10 reads as 1.1", line)
+        raise CorpusError(where, f'write the version as a string, e.g. "{value}": a bare 1.10 reads as 1.1', line)
     label = str(value) if isinstance(value, int) else value
     if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z.\-]*", label):
         raise CorpusError(where, f"version {value!r} must look like 1.4 or 1.4.2", line)
@@ -139,12 +138,11 @@ def load_manifest(game_dir: Path) -> GameManifest:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"line (\d+)", str(exc))
-        raise CorpusError(where, f"TOML syntax error: {exc}",
-                          int(match.group(1)) if match else None) from None
+        raise CorpusError(where, f"TOML syntax error: {exc}", int(match.group(1)) if match else None) from None
 
     game = data.get("game")
     if not isinstance(game, dict) or not isinstance(game.get("name"), str) or not game["name"].strip():
-        raise CorpusError(where, "[game] needs a name = \"...\"", _line_of(text, "[game]"))
+        raise CorpusError(where, '[game] needs a name = "..."', _line_of(text, "[game]"))
     aliases = game.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise CorpusError(where, "[game] aliases must be a list of strings", _line_of(text, "aliases"))
@@ -155,8 +153,11 @@ def load_manifest(game_dir: Path) -> GameManifest:
 
     docs_data = data.get("documents", [])
     if isinstance(docs_data, dict):
-        raise CorpusError(where, "documents must be an array of tables: write [[documents]], not [documents]",
-                          _line_of(text, "[documents]"))
+        raise CorpusError(
+            where,
+            "documents must be an array of tables: write [[documents]], not [documents]",
+            _line_of(text, "[documents]"),
+        )
     if not isinstance(docs_data, list) or not docs_data:
         raise CorpusError(where, "no [[documents]]: describe at least one document")
     documents: list[DocumentSpec] = []
@@ -169,88 +170,140 @@ def load_manifest(game_dir: Path) -> GameManifest:
             raise CorpusError(where, f"{label} must be a table")
         file = doc.get("file")
         if not isinstance(file, str) or not file:
-            raise CorpusError(where, f"{label} needs file = \"...\"", _line_in_block(text, "[[documents]]", number))
+            raise CorpusError(where, f'{label} needs file = "..."', _line_in_block(text, "[[documents]]", number))
         if "/" in file or "\\" in file or file.startswith("."):
-            raise CorpusError(where, f"{label}: file {file!r} must be a plain file name in {slug}/",
-                              _line_of(text, "file", file))
+            raise CorpusError(
+                where, f"{label}: file {file!r} must be a plain file name in {slug}/", _line_of(text, "file", file)
+            )
         if file in seen_files:
             raise CorpusError(where, f"{label}: file {file!r} is listed twice", _line_of(text, "file", file))
         seen_files.add(file)
         doc_slug = slugify(Path(file).stem)
         if doc_slug in seen_slugs:
-            raise CorpusError(where, f"{label}: {file!r} and {seen_slugs[doc_slug]!r} would share the URL name "
-                              f"{doc_slug!r}; rename one of the files", _line_of(text, "file", file))
+            raise CorpusError(
+                where,
+                f"{label}: {file!r} and {seen_slugs[doc_slug]!r} would share the URL name "
+                f"{doc_slug!r}; rename one of the files",
+                _line_of(text, "file", file),
+            )
         seen_slugs[doc_slug] = file
         kind = doc.get("kind")
         if kind not in KINDS:
-            raise CorpusError(where, f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})",
-                              _line_in_block(text, "[[documents]]", number, "kind"))
+            raise CorpusError(
+                where,
+                f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})",
+                _line_in_block(text, "[[documents]]", number, "kind"),
+            )
         title = doc.get("title") or Path(file).stem.replace("-", " ").title()
         version = doc.get("version")
         if version is not None:
             version = _version_label(version, where, _line_in_block(text, "[[documents]]", number, "version"))
             key = (kind, version)
             if key in seen_versions:
-                raise CorpusError(where, f"{label}: duplicate version {version} for kind {kind} "
-                                  f"(also {seen_versions[key]})",
-                                  _line_in_block(text, "[[documents]]", number, "version", version))
+                raise CorpusError(
+                    where,
+                    f"{label}: duplicate version {version} for kind {kind} (also {seen_versions[key]})",
+                    _line_in_block(text, "[[documents]]", number, "version", version),
+                )
             seen_versions[key] = file
         date = _as_date(doc.get("date"), where, text, "date")
         official = doc.get("official", True)
         if not isinstance(official, bool):
-            raise CorpusError(where, f"{label}: official must be true or false, not {official!r}",
-                              _line_in_block(text, "[[documents]]", number, "official"))
+            raise CorpusError(
+                where,
+                f"{label}: official must be true or false, not {official!r}",
+                _line_in_block(text, "[[documents]]", number, "official"),
+            )
         doc_path = game_dir / file
         if not doc_path.is_file():
-            raise CorpusError(where, f"{label}: file {file!r} does not exist in {slug}/",
-                              _line_in_block(text, "[[documents]]", number, "file", file))
+            raise CorpusError(
+                where,
+                f"{label}: file {file!r} does not exist in {slug}/",
+                _line_in_block(text, "[[documents]]", number, "file", file),
+            )
         furniture = doc.get("furniture", [])
         if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
-            raise CorpusError(where, f"{label}: furniture must be a list of strings",
-                              _line_in_block(text, "[[documents]]", number, "furniture"))
-        documents.append(DocumentSpec(
-            game=slug, file=file, path=doc_path, kind=kind, title=str(title),
-            version=version, date=date, official=official, furniture=tuple(furniture)))
+            raise CorpusError(
+                where,
+                f"{label}: furniture must be a list of strings",
+                _line_in_block(text, "[[documents]]", number, "furniture"),
+            )
+        documents.append(
+            DocumentSpec(
+                game=slug,
+                file=file,
+                path=doc_path,
+                kind=kind,
+                title=str(title),
+                version=version,
+                date=date,
+                official=official,
+                furniture=tuple(furniture),
+            )
+        )
 
     renames = []
     for item in _tables(data, "renames", where, text):
         if not isinstance(item, dict) or not isinstance(item.get("from"), str) or not isinstance(item.get("to"), str):
-            raise CorpusError(where, "[[renames]] needs from = \"old name\" and to = \"new name\"",
-                              _line_of(text, "[[renames]]"))
+            raise CorpusError(
+                where, '[[renames]] needs from = "old name" and to = "new name"', _line_of(text, "[[renames]]")
+            )
         version = item.get("version")
         line = _line_of(text, "to", item["to"])
-        renames.append(Rename(item["from"], item["to"],
-                              _version_label(version, where, line) if version is not None else None))
+        renames.append(
+            Rename(item["from"], item["to"], _version_label(version, where, line) if version is not None else None)
+        )
 
     spellings = data.get("spellings", {})
     if not isinstance(spellings, dict) or not all(isinstance(v, str) for v in spellings.values()):
-        raise CorpusError(where, "[spellings] maps \"misspelling\" = \"name\"", _line_of(text, "[spellings]"))
+        raise CorpusError(where, '[spellings] maps "misspelling" = "name"', _line_of(text, "[spellings]"))
 
     checked_versions = []
     for number, item in enumerate(_tables(data, "versions", where, text), 1):
         if not isinstance(item, dict) or "label" not in item:
-            raise CorpusError(where, "[[versions]] needs label = \"1.5\"",
-                              _line_in_block(text, "[[versions]]", number))
-        checked_versions.append({"label": _version_label(item["label"], where,
-                                                         _line_in_block(text, "[[versions]]", number, "label")),
-                                 "date": _as_date(item.get("date"), where, text, "date"),
-                                 "parent": item.get("parent")})
+            raise CorpusError(where, '[[versions]] needs label = "1.5"', _line_in_block(text, "[[versions]]", number))
+        checked_versions.append(
+            {
+                "label": _version_label(item["label"], where, _line_in_block(text, "[[versions]]", number, "label")),
+                "date": _as_date(item.get("date"), where, text, "date"),
+                "parent": item.get("parent"),
+            }
+        )
 
     corrections = []
     for item in _tables(data, "corrections", where, text):
-        ok = isinstance(item, dict) and isinstance(item.get("file"), str) and isinstance(item.get("line"), int) \
-            and isinstance(item.get("name"), str) and isinstance(item.get("was"), str)
+        ok = (
+            isinstance(item, dict)
+            and isinstance(item.get("file"), str)
+            and isinstance(item.get("line"), int)
+            and isinstance(item.get("name"), str)
+            and isinstance(item.get("was"), str)
+        )
         if not ok:
-            raise CorpusError(where, "[[corrections]] needs file, line, was = \"heading as printed\" and "
-                              "name = \"what it should say\"", _line_of(text, "[[corrections]]"))
+            raise CorpusError(
+                where,
+                '[[corrections]] needs file, line, was = "heading as printed" and name = "what it should say"',
+                _line_of(text, "[[corrections]]"),
+            )
         if item["file"] not in seen_files:
-            raise CorpusError(where, f"[[corrections]] names {item['file']!r}, which is not a listed document",
-                              _line_of(text, "file", item["file"]))
+            raise CorpusError(
+                where,
+                f"[[corrections]] names {item['file']!r}, which is not a listed document",
+                _line_of(text, "file", item["file"]),
+            )
         corrections.append(Correction(item["file"], item["line"], item["name"], item["was"]))
 
-    return GameManifest(slug=slug, name=game["name"].strip(), aliases=list(aliases), path=game_dir,
-                        documents=documents, renames=renames, spellings=dict(spellings),
-                        versions=checked_versions, corrections=corrections)
+    return GameManifest(
+        slug=slug,
+        name=game["name"].strip(),
+        aliases=list(aliases),
+        path=game_dir,
+        documents=documents,
+        renames=renames,
+        spellings=dict(spellings),
+        versions=checked_versions,
+        corrections=corrections,
+    )
 
 
 def discover_games(corpus_dir: Path) -> list[Path]:

@@ -9,14 +9,70 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-SMALL_WORDS = {"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "from", "by",
-               "with", "into", "as", "at", "vs", "vs.", "per", "nor", "but"}
-ACRONYMS = {"ATK", "THW", "DEF", "REC", "SCH", "HP", "XP", "KO", "FAQ", "AKA", "USA", "UK",
-            "TV", "RPG", "EU", "PDF", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "X"}
+SMALL_WORDS = {
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "of",
+    "to",
+    "in",
+    "on",
+    "for",
+    "from",
+    "by",
+    "with",
+    "into",
+    "as",
+    "at",
+    "vs",
+    "vs.",
+    "per",
+    "nor",
+    "but",
+}
+ACRONYMS = {
+    "ATK",
+    "THW",
+    "DEF",
+    "REC",
+    "SCH",
+    "HP",
+    "XP",
+    "KO",
+    "FAQ",
+    "AKA",
+    "USA",
+    "UK",
+    "TV",
+    "RPG",
+    "EU",
+    "PDF",
+    "II",
+    "III",
+    "IV",
+    "VI",
+    "VII",
+    "VIII",
+    "IX",
+    "XI",
+    "X",
+}
 _VOWELS = set("AEIOUY")
 
-QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
-                        "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u00a0": " ",
+    }
+)
 
 
 def fold(text: str) -> str:
@@ -81,15 +137,19 @@ def is_all_caps(text: str) -> bool:
 def _cap_word(word: str, first: bool) -> str:
     core = re.sub(r"[^A-Za-z]", "", word)
     abbreviation = word.endswith(".") and len(core) <= 3
-    if core.upper() in ACRONYMS or (len(core) > 1 and core.isupper() and not (set(core) & _VOWELS)
-                                    and not abbreviation):
+    if core.upper() in ACRONYMS or (
+        len(core) > 1 and core.isupper() and not (set(core) & _VOWELS) and not abbreviation
+    ):
         return word
     lower = word.lower()
     if not first and lower in SMALL_WORDS:
         return lower
     # Capitalise each hyphen/slash/period separated part: ALL-PURPOSE -> All-Purpose.
-    return re.sub(r"[A-Za-z][a-z']*", lambda m: m.group(0)[0].upper() + m.group(0)[1:],
-                  re.sub(r"[A-Za-z]+", lambda m: m.group(0).lower(), word))
+    return re.sub(
+        r"[A-Za-z][a-z']*",
+        lambda m: m.group(0)[0].upper() + m.group(0)[1:],
+        re.sub(r"[A-Za-z]+", lambda m: m.group(0).lower(), word),
+    )
 
 
 def title_case(text: str) -> str:
@@ -97,8 +157,7 @@ def title_case(text: str) -> str:
     if not is_all_caps(text):
         return text
     words = text.split()
-    return " ".join(_cap_word(w, i == 0 or words[i - 1].endswith((":", "(", "-")))
-                    for i, w in enumerate(words))
+    return " ".join(_cap_word(w, i == 0 or words[i - 1].endswith((":", "(", "-"))) for i, w in enumerate(words))
 
 
 def split_names(heading: str) -> list[str]:
@@ -126,8 +185,6 @@ def repair_run_together(word: str, vocab: set[str]) -> str:
         if left in vocab and right in vocab:
             return f"{word[:cut]} {word[cut:]}"
     return word
-
-
 
 
 def words(text: str) -> list[str]:

@@ -13,17 +13,28 @@ from ..graph.answers import Unanswerable
 from ..settings import PACKAGE_ROOT, Settings
 from .state import Current
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'"
+)
 
 
 def create_app(settings: Settings | None = None, *, static_export: bool = False) -> Flask:
     settings = settings or Settings.resolve()
-    app = Flask(__name__, template_folder=str(PACKAGE_ROOT / "templates"),
-                static_folder=str(PACKAGE_ROOT / "static"), static_url_path="/static")
-    app.config.update(SETTINGS=settings, STATIC_EXPORT=static_export, JSON_SORT_KEYS=False,
-                      MAX_CONTENT_LENGTH=64 * 1024, TEMPLATES_AUTO_RELOAD=False,
-                      BASE_URL=os.environ.get("RULINGS_BASE_URL") or None)
+    app = Flask(
+        __name__,
+        template_folder=str(PACKAGE_ROOT / "templates"),
+        static_folder=str(PACKAGE_ROOT / "static"),
+        static_url_path="/static",
+    )
+    app.config.update(
+        SETTINGS=settings,
+        STATIC_EXPORT=static_export,
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        TEMPLATES_AUTO_RELOAD=False,
+        BASE_URL=os.environ.get("RULINGS_BASE_URL") or None,
+    )
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.extensions["rulings"] = Current(Path(settings.store))

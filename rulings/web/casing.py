@@ -28,8 +28,7 @@ def sentence_case(text: str, names: list[str] | tuple[str, ...] = ()) -> str:
     """``THE "FLAME BARRIER" CARD DEALS RA 2 DAMAGE.`` -> ``The "Flame Barrier" card deals Ra 2 damage.``"""
     if not text or not is_all_caps(text):
         return text
-    keep = {w for w in re.findall(r"\b[A-Z]{2,}\b", text)
-            if w in ACRONYMS or not (set(w.lower()) & _VOWELS)}
+    keep = {w for w in re.findall(r"\b[A-Z]{2,}\b", text) if w in ACRONYMS or not (set(w.lower()) & _VOWELS)}
     out = text.lower()
     out = re.sub(r'"([^"\n]{1,60})"', lambda m: f'"{title_case(m.group(1).upper())}"', out)
     pattern, display = _names_pattern(tuple(names))
@@ -39,6 +38,9 @@ def sentence_case(text: str, names: list[str] | tuple[str, ...] = ()) -> str:
         out = re.sub(rf"\b{word.lower()}\b", word, out)
     out = re.sub(r"\bi\b", "I", out)
     # Capitalise sentence starts: text start, after . ! ? (and list markers / new paragraphs).
-    out = re.sub(r"(^|(?<![A-Z])[.!?][\"'\u201d]?\s+|\n\s*(?:[-*]\s+)?|^\s*[-*]\s+)([a-z])",
-                 lambda m: m.group(1) + m.group(2).upper(), out)
+    out = re.sub(
+        r"(^|(?<![A-Z])[.!?][\"'\u201d]?\s+|\n\s*(?:[-*]\s+)?|^\s*[-*]\s+)([a-z])",
+        lambda m: m.group(1) + m.group(2).upper(),
+        out,
+    )
     return out

@@ -6,23 +6,60 @@ from .. import __version__
 
 _STR = {"type": "string"}
 _ERROR = {"type": "object", "properties": {"status": _STR, "code": {"type": "integer"}, "message": _STR}}
-_NEGATIVE = {"type": "object", "required": ["status", "message"],
-             "properties": {"status": {"enum": ["not-defined", "unknown-term", "unknown-version",
-                                                "before-first-version", "unknown-game"]},
-                            "message": _STR, "suggestions": {"type": "array", "items": _STR},
-                            "first_defined": {"type": ["object", "null"]}}}
+_NEGATIVE = {
+    "type": "object",
+    "required": ["status", "message"],
+    "properties": {
+        "status": {"enum": ["not-defined", "unknown-term", "unknown-version", "before-first-version", "unknown-game"]},
+        "message": _STR,
+        "suggestions": {"type": "array", "items": _STR},
+        "first_defined": {"type": ["object", "null"]},
+    },
+}
 _VERSION_REF = {"type": ["object", "null"], "properties": {"version": _STR, "date": {"type": ["string", "null"]}}}
-_APPLIES = {"type": "object", "required": ["status", "game", "term", "slug", "in_force", "version", "text",
-                                           "complete", "change", "source", "superseded_by", "url"],
-            "properties": {"status": {"const": "ok"}, "game": _STR, "term": _STR, "slug": _STR, "in_force": _STR,
-                           "version": _STR, "date": {"type": ["string", "null"]}, "text": _STR,
-                           "complete": {"type": "boolean"}, "change": _STR, "source": {"type": "object"},
-                           "introduced_in": _STR, "superseded_by": _VERSION_REF,
-                           "notes": {"type": "array", "items": _STR}, "url": _STR}}
-_HIT = {"type": "object", "properties": {k: _STR for k in ("title", "game", "kind", "slug", "url", "snippet")}
-        | {"aliases": {"type": "array", "items": _STR}, "score": {"type": "number"}}}
-_OPS = {"type": "array", "items": {"type": "object", "properties": {"op": {"enum": ["equal", "insert", "delete"]},
-                                                                     "text": _STR}}}
+_APPLIES = {
+    "type": "object",
+    "required": [
+        "status",
+        "game",
+        "term",
+        "slug",
+        "in_force",
+        "version",
+        "text",
+        "complete",
+        "change",
+        "source",
+        "superseded_by",
+        "url",
+    ],
+    "properties": {
+        "status": {"const": "ok"},
+        "game": _STR,
+        "term": _STR,
+        "slug": _STR,
+        "in_force": _STR,
+        "version": _STR,
+        "date": {"type": ["string", "null"]},
+        "text": _STR,
+        "complete": {"type": "boolean"},
+        "change": _STR,
+        "source": {"type": "object"},
+        "introduced_in": _STR,
+        "superseded_by": _VERSION_REF,
+        "notes": {"type": "array", "items": _STR},
+        "url": _STR,
+    },
+}
+_HIT = {
+    "type": "object",
+    "properties": {k: _STR for k in ("title", "game", "kind", "slug", "url", "snippet")}
+    | {"aliases": {"type": "array", "items": _STR}, "score": {"type": "number"}},
+}
+_OPS = {
+    "type": "array",
+    "items": {"type": "object", "properties": {"op": {"enum": ["equal", "insert", "delete"]}, "text": _STR}},
+}
 
 
 def _param(name: str, where: str = "path", required: bool = True, description: str = "") -> dict:
@@ -30,10 +67,14 @@ def _param(name: str, where: str = "path", required: bool = True, description: s
 
 
 def _get(summary: str, params: list[dict], schema: dict, negative: bool = False) -> dict:
-    responses = {"200": {"description": "OK", "content": {"application/json": {"schema": schema}}},
-                 "400": {"description": "Bad request", "content": {"application/json": {"schema": _ERROR}}},
-                 "404": {"description": "Not found" + (" (or a negative answer)" if negative else ""),
-                         "content": {"application/json": {"schema": _NEGATIVE if negative else _ERROR}}}}
+    responses = {
+        "200": {"description": "OK", "content": {"application/json": {"schema": schema}}},
+        "400": {"description": "Bad request", "content": {"application/json": {"schema": _ERROR}}},
+        "404": {
+            "description": "Not found" + (" (or a negative answer)" if negative else ""),
+            "content": {"application/json": {"schema": _NEGATIVE if negative else _ERROR}},
+        },
+    }
     return {"get": {"summary": summary, "parameters": params, "responses": responses}}
 
 
@@ -44,33 +85,69 @@ def spec(server: str = "") -> dict:
     paths = {
         "/api/games": _get("All games", [], {"type": "array", "items": obj}),
         "/api/{game}": _get("A game: versions, documents, counts", [game], obj),
-        "/api/{game}/terms": _get("The glossary (optionally as of a version)",
-                                  [game, _param("version", "query", False), _param("all", "query", False)],
-                                  {"type": "array", "items": obj}, True),
+        "/api/{game}/terms": _get(
+            "The glossary (optionally as of a version)",
+            [game, _param("version", "query", False), _param("all", "query", False)],
+            {"type": "array", "items": obj},
+            True,
+        ),
         "/api/{game}/terms/{slug}": _get("A term, latest version", [game, slug], obj),
         "/api/{game}/v/{version}/terms/{slug}": _get("A term pinned to a version", [game, version, slug], obj, True),
         "/api/{game}/terms/{slug}/history": _get("A term's revisions", [game, slug], obj),
-        "/api/{game}/terms/{slug}/diff/{span}": _get("Word diff of a term between two versions", [game, slug, span],
-                                                     {"type": "object", "properties": {"ops": _OPS}}, True),
-        "/api/{game}/changes/{span}": _get("Terms added, removed, changed between two versions", [game, span],
-                                           obj, True),
-        "/api/{game}/applies": _get("Which version of a term applies (by date or version)",
-                                    [game, _param("term", "query"), _param("date", "query", False, "YYYY-MM-DD"),
-                                     _param("version", "query", False)], _APPLIES, True),
-        "/api/search": _get("Ranked full-text search",
-                            [_param("q", "query"), _param("game", "query", False), _param("kind", "query", False),
-                             _param("version", "query", False), _param("limit", "query", False)],
-                            {"type": "object", "properties": {"hits": {"type": "array", "items": _HIT},
-                                                              "did_you_mean": {"type": ["string", "null"]}}}),
-        "/api/complete": _get("Term names completing a prefix", [_param("q", "query"), _param("game", "query", False)],
-                              {"type": "array", "items": obj}),
+        "/api/{game}/terms/{slug}/diff/{span}": _get(
+            "Word diff of a term between two versions",
+            [game, slug, span],
+            {"type": "object", "properties": {"ops": _OPS}},
+            True,
+        ),
+        "/api/{game}/changes/{span}": _get(
+            "Terms added, removed, changed between two versions", [game, span], obj, True
+        ),
+        "/api/{game}/applies": _get(
+            "Which version of a term applies (by date or version)",
+            [
+                game,
+                _param("term", "query"),
+                _param("date", "query", False, "YYYY-MM-DD"),
+                _param("version", "query", False),
+            ],
+            _APPLIES,
+            True,
+        ),
+        "/api/search": _get(
+            "Ranked full-text search",
+            [
+                _param("q", "query"),
+                _param("game", "query", False),
+                _param("kind", "query", False),
+                _param("version", "query", False),
+                _param("limit", "query", False),
+            ],
+            {
+                "type": "object",
+                "properties": {"hits": {"type": "array", "items": _HIT}, "did_you_mean": {"type": ["string", "null"]}},
+            },
+        ),
+        "/api/complete": _get(
+            "Term names completing a prefix",
+            [_param("q", "query"), _param("game", "query", False)],
+            {"type": "array", "items": obj},
+        ),
         "/api/{game}/rulings/{slug}": _get("A ruling", [game, slug], obj),
         "/api/{game}/cards/{slug}": _get("All rulings on a card", [game, slug], obj),
-        "/api/{game}/linkify": _get("Turn [[term]] / [[term@1.2]] mentions into links",
-                                    [game, _param("text", "query"), _param("format", "query", False,
-                                                                           "markdown | bbcode | html")], obj),
+        "/api/{game}/linkify": _get(
+            "Turn [[term]] / [[term@1.2]] mentions into links",
+            [game, _param("text", "query"), _param("format", "query", False, "markdown | bbcode | html")],
+            obj,
+        ),
     }
-    return {"openapi": "3.1.0",
-            "info": {"title": "rulings", "version": __version__,
-                     "description": "Rules references, rulings and rule versions for card games."},
-            "servers": [{"url": server or "/"}], "paths": paths}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "rulings",
+            "version": __version__,
+            "description": "Rules references, rulings and rule versions for card games.",
+        },
+        "servers": [{"url": server or "/"}],
+        "paths": paths,
+    }

@@ -14,9 +14,14 @@ BLOCK_OPENERS = ("paragraph_open", "list_item_open")
 DEFINES = re.compile(r"[*_]*\s*(?:$|[:\u2014\u2013(.]|-\s)")  # what follows a name that opens its definition
 
 
-def render_rules(markdown: str, linker: Linker | None = None, self_slug: str | None = None,
-                 href: Callable[[Target], str] | None = None, anchors: str | None = "p",
-                 named: dict[str, str] | None = None) -> str:
+def render_rules(
+    markdown: str,
+    linker: Linker | None = None,
+    self_slug: str | None = None,
+    href: Callable[[Target], str] | None = None,
+    anchors: str | None = "p",
+    named: dict[str, str] | None = None,
+) -> str:
     """Render ``markdown``; link mentions of other terms (first mention per paragraph).
 
     Mentions are never linked inside links or headings, nor to the page's own term.
@@ -53,7 +58,7 @@ def _named_anchor(content: str, named: dict[str, str]) -> str | None:
     """The anchor of the sub-definition a paragraph defines, used once (ids are unique on a page)."""
     start = re.sub(r"^[*_\s-]+", "", content).lower()
     for name in named:
-        rest = start[len(name):] if start.startswith(name.lower()) else None
+        rest = start[len(name) :] if start.startswith(name.lower()) else None
         if rest is not None and DEFINES.match(rest):
             return named.pop(name)
     return None

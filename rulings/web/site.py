@@ -13,8 +13,17 @@ from ..graph import answers
 from ..graph.linkify import FORMATS, linkify
 from ..index.search import CLOSE, OPEN, clean_query
 from . import views
-from .lookup import (card_or_404, game_or_404, ruling_or_404, query_values, search_args, span_or_404, term_name_arg,
-                     term_or_404, version_or_404)
+from .lookup import (
+    card_or_404,
+    game_or_404,
+    query_values,
+    ruling_or_404,
+    search_args,
+    span_or_404,
+    term_name_arg,
+    term_or_404,
+    version_or_404,
+)
 from .views import store
 
 bp = Blueprint("site", __name__)
@@ -40,20 +49,41 @@ def game_home(game: str):
     for ruling in rulings:
         groups.setdefault(ruling["group"] or "Rulings", []).append(ruling)
     names = views.display_names(found)
-    return render_template("game.html", game=found, versions=st.versions(found), az=views.az(terms),
-                           sections=sections, documents=st.documents(found), groups=groups,
-                           cards=[c for c in st.cards(found) if c["ruling_count"]], term_count=len(terms),
-                           sentence=lambda text, caps: views.sentence_case(text, names) if caps else text)
+    return render_template(
+        "game.html",
+        game=found,
+        versions=st.versions(found),
+        az=views.az(terms),
+        sections=sections,
+        documents=st.documents(found),
+        groups=groups,
+        cards=[c for c in st.cards(found) if c["ruling_count"]],
+        term_count=len(terms),
+        sentence=lambda text, caps: views.sentence_case(text, names) if caps else text,
+    )
 
 
 @bp.route("/search")
 def search():
     args = search_args(default_limit=20)
     query, _ = clean_query(args.query)
-    results = views.loaded().searcher.search(query, game=args.game.slug if args.game else None, kind=args.kind,
-                                             version=args.version, limit=args.limit) if query else None
-    return render_template("search.html", query=query, results=results, game=args.game, kind=args.kind,
-                           version=args.version, games=store().games(), mark=_mark)
+    results = (
+        views.loaded().searcher.search(
+            query, game=args.game.slug if args.game else None, kind=args.kind, version=args.version, limit=args.limit
+        )
+        if query
+        else None
+    )
+    return render_template(
+        "search.html",
+        query=query,
+        results=results,
+        game=args.game,
+        kind=args.kind,
+        version=args.version,
+        games=store().games(),
+        mark=_mark,
+    )
 
 
 def _mark(snippet: str) -> str:
@@ -91,8 +121,7 @@ def history(game: str, slug: str):
     found = game_or_404(game, "site.history", slug=slug)
     term_row = term_or_404(found, slug, "site.history")
     entries = answers.history(store(), found, term_row)
-    return render_template("history.html", game=found, term=term_row, entries=entries,
-                           versions=store().versions(found))
+    return render_template("history.html", game=found, term=term_row, entries=entries, versions=store().versions(found))
 
 
 @bp.route("/<game>/terms/<slug>/diff/<span>")
@@ -103,8 +132,14 @@ def diff(game: str, slug: str, span: str):
     data = answers.diff(store(), found.slug, term_row.slug, start, end)
     if data.get("status") != "ok":
         abort(404, data.get("message"))
-    return render_template("diff.html", game=found, term=term_row, data=data, html=views.diff_html(data["ops"]),
-                           versions=store().versions(found))
+    return render_template(
+        "diff.html",
+        game=found,
+        term=term_row,
+        data=data,
+        html=views.diff_html(data["ops"]),
+        versions=store().versions(found),
+    )
 
 
 @bp.route("/<game>/changes/<span>")
@@ -130,11 +165,18 @@ def applies(game: str):
         except BadRequest as exc:
             abort(400, str(exc))
         if answer.get("status") == "ok":
-            answer["html"] = views.render_for(found, answer["text"], None,
-                                              answers.version_by_label(store(), found, answer["in_force"]))
-    return render_template("applies.html", game=found, term=term_name, date=date, version=version,
-                           answer=answer, versions=store().versions(found)), (200 if answer is None or
-                                                                              answer["status"] == "ok" else 404)
+            answer["html"] = views.render_for(
+                found, answer["text"], None, answers.version_by_label(store(), found, answer["in_force"])
+            )
+    return render_template(
+        "applies.html",
+        game=found,
+        term=term_name,
+        date=date,
+        version=version,
+        answer=answer,
+        versions=store().versions(found),
+    ), (200 if answer is None or answer["status"] == "ok" else 404)
 
 
 # -- rulings and cards ------------------------------------------------------------------
@@ -170,15 +212,15 @@ def feed(game: str):
     found = game_or_404(game, "site.feed")
     entries = views.loaded().memo(("feed", found.slug), lambda: _feed_entries(found))
     updated = next((e["version"].date for e in entries if e["version"].date), None) or dt.date.today().isoformat()
-    body = render_template("feed.atom.xml", game=found, entries=entries, updated=updated,
-                           base=views.base_url())
+    body = render_template("feed.atom.xml", game=found, entries=entries, updated=updated, base=views.base_url())
     return Response(body, mimetype="application/atom+xml")
 
 
 def _feed_entries(game) -> list[dict]:
     """Each version's changes against the one before, newest first (a build never changes them)."""
     versions = store().versions(game)
-    entries = [{"version": after, "previous": before, "data": answers.changes(store(), game.slug, before.label,
-                                                                               after.label)}
-               for before, after in itertools.pairwise(versions)]
+    entries = [
+        {"version": after, "previous": before, "data": answers.changes(store(), game.slug, before.label, after.label)}
+        for before, after in itertools.pairwise(versions)
+    ]
     return entries[::-1]

@@ -35,23 +35,33 @@ def absolute(path: str) -> str:
 
 def term_href(game: Game, version: str | None = None):
     """Link builder for mentions: pinned pages link to the same version."""
+
     def href(target: Target) -> str:
         if version:
             return url_for("site.term_pinned", game=game.slug, version=version, slug=target.slug)
         return url_for("site.term", game=game.slug, slug=target.slug)
+
     return href
 
 
-def render_for(game: Game, text: str, self_slug: str | None = None, version: VersionRow | None = None,
-               subdefs: list[dict] | None = None, caps_names: list[str] | None = None, anchors: str = "p") -> str:
+def render_for(
+    game: Game,
+    text: str,
+    self_slug: str | None = None,
+    version: VersionRow | None = None,
+    subdefs: list[dict] | None = None,
+    caps_names: list[str] | None = None,
+    anchors: str = "p",
+) -> str:
     """Rules text as HTML, linking only terms that exist in the version shown."""
     latest = store().versions(game)[-1]
     linker = loaded().linker(game.id, game.slug, (version or latest).ordinal)
     if caps_names is not None:
         text = sentence_case(text, caps_names)
     named = {s["name"]: s["anchor"] for s in subdefs or []}
-    return render_rules(text, linker, self_slug, term_href(game, version.label if version else None),
-                        anchors=anchors, named=named)
+    return render_rules(
+        text, linker, self_slug, term_href(game, version.label if version else None), anchors=anchors, named=named
+    )
 
 
 def display_names(game: Game) -> list[str]:
@@ -110,8 +120,12 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     if not revision.text.strip() and revision.redirect:
         found = answers.resolved_definition(st, game, revision)
         if found:
-            definition = {"term": found["term"], "anchor": found["anchor"], "name": found["name"],
-                          "html": render_for(game, found["text"], found["term"].slug, pin)}
+            definition = {
+                "term": found["term"],
+                "anchor": found["anchor"],
+                "name": found["name"],
+                "html": render_for(game, found["text"], found["term"].slug, pin),
+            }
     see_also = []
     for name in revision.see_also:
         found_term, anchor = st.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
@@ -134,13 +148,27 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     else:
         description = f"{revision.name} in {game.name}"
     return TermPage(
-        game=game, term=term, version=target, pinned=pinned, revision=revision, next_revision=after,
+        game=game,
+        term=term,
+        version=target,
+        pinned=pinned,
+        revision=revision,
+        next_revision=after,
         original=revision.text if caps else None,
-        revisions=revisions, html=html, definition=definition, see_also=see_also,
+        revisions=revisions,
+        html=html,
+        definition=definition,
+        see_also=see_also,
         referenced_by=[t for t in st.edges_to(term, ("mentions", "see-also", "redirect")) if t.id != term.id],
-        rulings=st.rulings_about(term), aliases=st.aliases(term), subdefs=subdefs, notes=notes,
-        url=absolute(path), citation=citation(revision.name, game, target.label, absolute(path)),
-        description=description, latest=latest)
+        rulings=st.rulings_about(term),
+        aliases=st.aliases(term),
+        subdefs=subdefs,
+        notes=notes,
+        url=absolute(path),
+        citation=citation(revision.name, game, target.label, absolute(path)),
+        description=description,
+        latest=latest,
+    )
 
 
 def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
@@ -156,8 +184,9 @@ def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
     view["html"] = render_for(game, shown, anchors=anchors)
     view["original"] = ruling["text"] if caps else None
     view["description"] = excerpt(shown)
-    view["terms"] = [store().term(r[0]) for r in store().q(
-        "SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling["id"])]
+    view["terms"] = [
+        store().term(r[0]) for r in store().q("SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling["id"])
+    ]
     path = url_for("site.ruling", game=game.slug, slug=ruling["slug"])
     view["url"] = absolute(path)
     view["citation"] = citation(view["display_title"], game, None, view["url"])

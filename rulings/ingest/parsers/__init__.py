@@ -30,16 +30,16 @@ class Parser(Protocol):
 def parser_for(source: Source) -> Parser:
     """The parser for a document: its kind first, then what its text looks like."""
     kind, lines = source.spec.kind, source.lines
-    text_lines = [l for l in lines if l.strip()]
+    text_lines = [line for line in lines if line.strip()]
     if kind == "changelog":
         return ChangelogParser()
     if kind == "player-aid":
         return GenericParser(glossaries=False)
     if kind == "reference":
-        has_glossary = any(re.match(r"^\s{0,3}#{1,6}\s+\**\s*GLOSSARY\b", l, re.I) for l in lines)
+        has_glossary = any(re.match(r"^\s{0,3}#{1,6}\s+\**\s*GLOSSARY\b", line, re.I) for line in lines)
         return ReferenceParser() if has_glossary else GenericParser()
     if kind == "faq":
-        caps = sum(1 for l in text_lines if is_all_caps(l))
+        caps = sum(1 for line in text_lines if is_all_caps(line))
         return FaqParser() if text_lines and caps / len(text_lines) > 0.6 else GenericParser()
     if kind == "rulebook":
         return GenericParser() if markdown_headings(lines) >= 1 else RulebookParser()

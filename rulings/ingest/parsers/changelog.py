@@ -22,8 +22,11 @@ from .common import SEE_ALSO, mend_broken_blocks, number_steps, split_targets, t
 DATE = r"\(\s*([A-Za-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{4}-\d{2}-\d{2})\s*\)"
 VERSION_LABEL = r"v?(\d+(?:\.\d+)*[a-z]?)"
 RELEASE = re.compile(rf"^\s*{VERSION_LABEL}\s+(?:release|released|initial release)\b\s*(?:{DATE})?\s*$", re.I)
-CHANGED = re.compile(rf"^\s*(?:changed|changes)\s+from\s+{VERSION_LABEL}\s*(?:->|\u2192|to|\u2014>|-+>)\s*"
-                     rf"{VERSION_LABEL}\s*(?:{DATE})?\s*$", re.I)
+CHANGED = re.compile(
+    rf"^\s*(?:changed|changes)\s+from\s+{VERSION_LABEL}\s*(?:->|\u2192|to|\u2014>|-+>)\s*"
+    rf"{VERSION_LABEL}\s*(?:{DATE})?\s*$",
+    re.I,
+)
 PATCH_START = re.compile(r"(?=\bp\.\s*\d+\s*(?:,|\u2014|-))")
 QUOTED = re.compile(r"[\u201c\"]\s*(.+?)\s*[\u201d\"]")
 
@@ -50,8 +53,8 @@ def parse_patch(raw: str, line: int) -> Patch:
     sep = re.search(r"\s*(?:->|\s-\s)\s*", rest) if not rest.startswith(("->", "-")) else None
     if rest.startswith(("->", "-")):
         rest = re.sub(r"^-+>?\s*", "", rest)
-    elif sep and '"' not in rest[:sep.start()]:
-        target, rest = rest[:sep.start()].strip(" ,"), rest[sep.end():]
+    elif sep and '"' not in rest[: sep.start()]:
+        target, rest = rest[: sep.start()].strip(" ,"), rest[sep.end() :]
         rest = re.sub(r"^-+>?\s*", "", rest)
     quotes = QUOTED.findall(rest)
     lowered = rest.lower()
@@ -86,7 +89,7 @@ class ChangelogParser:
             """Close the current entry; its body is lines body_start .. end-1."""
             nonlocal entry
             if entry is not None:
-                self.fill_entry(entry, lines[body_start - 1:end - 1], body_start, width)
+                self.fill_entry(entry, lines[body_start - 1 : end - 1], body_start, width)
                 if entry.blocks or entry.see_also:
                     version.entries.append(entry)
                 else:
@@ -142,7 +145,7 @@ class ChangelogParser:
         """A short name on its own line, opening an entry (not a wrapped line of text)."""
         text = lines[number - 1].strip()
         before = lines[number - 2].strip() if number >= 2 else ""
-        after = next((l.strip() for l in lines[number:] if l.strip()), "")
+        after = next((line.strip() for line in lines[number:] if line.strip()), "")
         if not after or len(text) > 45 or len(text.split()) > 6:
             return False
         if re.search(r"[.;:,!?]$", text) or not text[0].isupper() or text[0] in "\u2022":

@@ -26,9 +26,11 @@ TAG_OPEN = re.compile(r"^\s*[\[(]([A-Z][A-Z ,'&\-]*)\s*$")
 TAG_WHOLE = re.compile(r"^\s*[\[(]([A-Z][A-Z0-9 ,'&\-]+)[\])]\s*$")
 CONNECTIVE = re.compile(r"^(?:HOWEVER|THEREFORE|THUS|ALSO|BUT|AND|OR|SO|THEN|BECAUSE)\b", re.I)
 GLOSSARY_LINE = re.compile(r"^(?:-\s*)?([A-Z][A-Z0-9' \-]{0,40}?)\s*:\**\s+(\S.*)$")
-ROSTERS = (("hero", re.compile(r"\b(HEROES|CHARACTERS)\b")),
-           ("villain", re.compile(r"\bVILLAINS\b")),
-           ("environment", re.compile(r"\bENVIRONMENTS\b")))
+ROSTERS = (
+    ("hero", re.compile(r"\b(HEROES|CHARACTERS)\b")),
+    ("villain", re.compile(r"\bVILLAINS\b")),
+    ("environment", re.compile(r"\bENVIRONMENTS\b")),
+)
 
 
 @dataclass
@@ -98,11 +100,21 @@ class FaqParser:
                 items.append(_Item("url", url.group(2) or url.group(1), [number], gap))
                 continue
             tag = TAG_WHOLE.match(text)
-            if not tag and TAG_OPEN.match(text) and number < len(lines) \
-                    and re.match(r"^\s*[A-Z][A-Z ,'&\-]*[\])]\s*$", lines[number]):
+            if (
+                not tag
+                and TAG_OPEN.match(text)
+                and number < len(lines)
+                and re.match(r"^\s*[A-Z][A-Z ,'&\-]*[\])]\s*$", lines[number])
+            ):
                 flush_body()
-                items.append(_Item("tag", f"{TAG_OPEN.match(text).group(1)} {lines[number].strip()[:-1]}",
-                                   [number, number + 1], gap))
+                items.append(
+                    _Item(
+                        "tag",
+                        f"{TAG_OPEN.match(text).group(1)} {lines[number].strip()[:-1]}",
+                        [number, number + 1],
+                        gap,
+                    )
+                )
                 number += 1
                 continue
             if tag:
@@ -200,8 +212,9 @@ class _Walk:
             return
         if container:
             self.close()
-            roster = next((kind for kind, pattern in ROSTERS
-                           if pattern.search(text.upper()) and len(text.split()) <= 3), None)
+            roster = next(
+                (kind for kind, pattern in ROSTERS if pattern.search(text.upper()) and len(text.split()) <= 3), None
+            )
             self.subheading = None
             if roster:
                 self.roster = roster
@@ -229,10 +242,18 @@ class _Walk:
         if self.subheading:
             title, cards = f"{self.subheading}: {title}", [self.subheading, *cards]
             self.subheading = None
-        self.ruling = Ruling("clarification", title, item.lines[0], group=self.group or self.section,
-                             group_kind=self.group_kind if self.group else "general",
-                             section=self.section, expansion=self.expansion if self.group else None,
-                             lines=list(item.lines), cards=cards, card=cards[0] if cards else None)
+        self.ruling = Ruling(
+            "clarification",
+            title,
+            item.lines[0],
+            group=self.group or self.section,
+            group_kind=self.group_kind if self.group else "general",
+            section=self.section,
+            expansion=self.expansion if self.group else None,
+            lines=list(item.lines),
+            cards=cards,
+            card=cards[0] if cards else None,
+        )
 
     def on_body(self, item: _Item, following) -> None:
         blocks = [to_block(raw) for raw in item.raws]
@@ -276,8 +297,9 @@ class _Walk:
         for raw in item.raws:
             match = GLOSSARY_LINE.match(raw.raw.strip().replace("**", "")) if raw.kind in ("para", "bullet") else None
             if match and len(match.group(1).split()) <= 5:
-                current = Entry("entry", [title_case(match.group(1).strip())], raw.line,
-                                path=[self.rulebook], lines=list(raw.lines))
+                current = Entry(
+                    "entry", [title_case(match.group(1).strip())], raw.line, path=[self.rulebook], lines=list(raw.lines)
+                )
                 current.blocks.append(Block(match.group(2).strip().replace("**", ""), raw.line))
                 whole = GLOSSARY_LINE.match(raw.text.replace("**", ""))
                 if raw.text != raw.raw.strip() and whole:  # the paragraph went on over more lines

@@ -17,14 +17,35 @@ from ..source import Source
 from ..text import is_all_caps, name_key, strip_markup, title_case
 from .common import clean_name, ends_mid_sentence, mend_broken_blocks, number_steps, to_block
 
-DEFINITION = re.compile(r"^\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?([A-Z0-9+][^:*\n]{0,48}?)(?:\*\*|__)?\s*"
-                        r"(?::|\s[\u2014\u2013]\s|\s-\s)\s*(?:\*\*|__)?\s*(\S.*)$")
+DEFINITION = re.compile(
+    r"^\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?([A-Z0-9+][^:*\n]{0,48}?)(?:\*\*|__)?\s*"
+    r"(?::|\s[\u2014\u2013]\s|\s-\s)\s*(?:\*\*|__)?\s*(\S.*)$"
+)
 QUESTION = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:Q|Question)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
 ANSWER = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:A|Answer)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
-GLOSSARY_TITLES = re.compile(r"glossary|definitions|terms|keywords|rules reference|index of rules|terminology",
-                             re.I)
-NOT_TERMS = {"note", "example", "exception", "examples", "important", "tip", "step", "for example",
-             "q", "a", "question", "answer", "see", "see also", "and", "or", "but", "if", "when", "then"}
+GLOSSARY_TITLES = re.compile(r"glossary|definitions|terms|keywords|rules reference|index of rules|terminology", re.I)
+NOT_TERMS = {
+    "note",
+    "example",
+    "exception",
+    "examples",
+    "important",
+    "tip",
+    "step",
+    "for example",
+    "q",
+    "a",
+    "question",
+    "answer",
+    "see",
+    "see also",
+    "and",
+    "or",
+    "but",
+    "if",
+    "when",
+    "then",
+}
 
 
 def plain_heading(text: str, before: str, after: str) -> bool:
@@ -41,8 +62,11 @@ def plain_heading(text: str, before: str, after: str) -> bool:
     words = [w for w in re.findall(r"[A-Za-z][\w'\-]*", text)]
     if not words:
         return False
-    capitalised = sum(1 for w in words if w[0].isupper() or w.lower() in {"a", "an", "the", "of", "and", "or",
-                                                                          "to", "in", "on", "for", "with"})
+    capitalised = sum(
+        1
+        for w in words
+        if w[0].isupper() or w.lower() in {"a", "an", "the", "of", "and", "or", "to", "in", "on", "for", "with"}
+    )
     return is_all_caps(text) or capitalised == len(words)
 
 
@@ -92,13 +116,22 @@ class GenericParser:
                 found.append((number, 2, title))
         return found
 
-    def section(self, doc: ParsedDocument, source: Source, path: list[str], heading: tuple[int, str] | None,
-                start: int, end: int, width: int | None) -> None:
+    def section(
+        self,
+        doc: ParsedDocument,
+        source: Source,
+        path: list[str],
+        heading: tuple[int, str] | None,
+        start: int,
+        end: int,
+        width: int | None,
+    ) -> None:
         lines = source.lines
-        raws = lex(lines[start - 1:end - 1], start=start, width=width)
+        raws = lex(lines[start - 1 : end - 1], start=start, width=width)
         title = title_case(heading[1]) if heading else source.spec.title
-        entry = Entry("section", [title], heading[0] if heading else start, path=list(path),
-                      lines=[heading[0]] if heading else [])
+        entry = Entry(
+            "section", [title], heading[0] if heading else start, path=list(path), lines=[heading[0]] if heading else []
+        )
         definitions = self.definition_blocks(raws, title) if self.glossaries else set()
         first_inside = len(doc.entries)  # the section goes before the entries found inside it
         current: Entry | Ruling | None = None
@@ -107,8 +140,16 @@ class GenericParser:
             question = QUESTION.match(raw.raw) if raw.kind != "heading" else None
             answer = ANSWER.match(raw.raw) if raw.kind != "heading" else None
             if question:
-                current = Ruling("faq", strip_markup(question.group(1)), raw.line, question=strip_markup(raw.text),
-                                 section=title, group=title, group_kind="general", lines=list(raw.lines))
+                current = Ruling(
+                    "faq",
+                    strip_markup(question.group(1)),
+                    raw.line,
+                    question=strip_markup(raw.text),
+                    section=title,
+                    group=title,
+                    group_kind="general",
+                    lines=list(raw.lines),
+                )
                 current.question = re.sub(r"^(?:Q|Question)\s*[:.)]\s*", "", current.question, flags=re.I)
                 doc.rulings.append(current)
             elif answer and isinstance(current, Ruling) and current.answer is None:

@@ -16,12 +16,23 @@ from ..lexer import RawBlock, lex
 from ..model import ChangeNote, Entry, ParsedDocument, Ruling
 from ..source import Source
 from ..text import base_key, is_all_caps, strip_markup, title_case, vocabulary
-from .common import (SEE, SEE_ALSO, extract_subdefinitions, heading_names, mend_broken_blocks,
-                     number_steps, sentence_like, split_targets, to_block)
+from .common import (
+    SEE,
+    SEE_ALSO,
+    extract_subdefinitions,
+    heading_names,
+    mend_broken_blocks,
+    number_steps,
+    sentence_like,
+    split_targets,
+    to_block,
+)
 
 CHANGE_NOTE = re.compile(
     r"^pages?\s+([\d\-\u2013, ]+?)\s*:\s*(added|expanded|changed|clarified|updated|removed)\b"
-    r"[^\"\u201c]*[\"\u201c]([^\"\u201d]+)[\"\u201d]", re.I)
+    r"[^\"\u201c]*[\"\u201c]([^\"\u201d]+)[\"\u201d]",
+    re.I,
+)
 VERSION = re.compile(r"^version\s+(\d+(?:\.\d+)*)$", re.I)
 CARD_HEADING = re.compile(r"^(.+?)\s*\(([^(),]+),\s*([^()]+)\)$")
 QUESTION = re.compile(r"^Q\s*[:.]\s*(.*)$")
@@ -60,7 +71,7 @@ class ReferenceParser:
 
 
 def split_redirect_headings(doc: ParsedDocument) -> None:
-    """"TOUGH, TOUGHNESS - See: Keywords, Status Cards" is two redirects, one per name.
+    """ "TOUGH, TOUGHNESS - See: Keywords, Status Cards" is two redirects, one per name.
 
     When each name of a multi-name redirect is a sub-definition of a different
     target (Toughness under Keywords, Tough under Status Cards), the heading is
@@ -72,15 +83,29 @@ def split_redirect_headings(doc: ParsedDocument) -> None:
         if len(entry.redirect) >= 2 and len(entry.names) >= 2 and not entry.blocks:
             pairs = []
             for name in entry.names:
-                target = next((t for t in entry.redirect
-                               if (e := by_name.get(base_key(t))) is not None
-                               and any(base_key(s.name) == base_key(name) for s in e.subdefs)), None)
+                target = next(
+                    (
+                        t
+                        for t in entry.redirect
+                        if (e := by_name.get(base_key(t))) is not None
+                        and any(base_key(s.name) == base_key(name) for s in e.subdefs)
+                    ),
+                    None,
+                )
                 pairs.append((name, target))
             targets = [t for _, t in pairs]
             if all(targets) and len(set(targets)) == len(targets):
                 for name, target in pairs:
-                    out.append(Entry(entry.kind, [name], entry.line, redirect=[target], path=list(entry.path),
-                                     lines=list(entry.lines) if name == entry.names[0] else []))
+                    out.append(
+                        Entry(
+                            entry.kind,
+                            [name],
+                            entry.line,
+                            redirect=[target],
+                            path=list(entry.path),
+                            lines=list(entry.lines) if name == entry.names[0] else [],
+                        )
+                    )
                 continue
         out.append(entry)
     doc.entries[:] = out
@@ -191,8 +216,9 @@ class _State:
         note = CHANGE_NOTE.match(raw.text)
         if note:
             action = note.group(2).lower()
-            self.doc.change_notes.append(ChangeNote(action, note.group(3).strip(), note.group(1).strip(),
-                                                    raw.line, list(raw.lines)))
+            self.doc.change_notes.append(
+                ChangeNote(action, note.group(3).strip(), note.group(1).strip(), raw.line, list(raw.lines))
+            )
             return
         version = VERSION.match(raw.text)
         if version:
@@ -232,8 +258,7 @@ class _State:
     def is_caption(self, raw: RawBlock) -> bool:
         """Labels of pictures sit in the text as short ALL CAPS lines ("STAR ICON", "HAZARD")."""
         text = strip_markup(raw.text)
-        return (len(raw.lines) == 1 and is_all_caps(text) and len(text.split()) <= 4
-                and not re.search(r"[.:;,]$", text))
+        return len(raw.lines) == 1 and is_all_caps(text) and len(text.split()) <= 4 and not re.search(r"[.:;,]$", text)
 
     # -- card FAQ ------------------------------------------------------
     def close_ruling(self) -> None:
@@ -252,8 +277,14 @@ class _State:
         card = CARD_HEADING.match(text) if raw.kind == "heading" else None
         if question:
             self.close_ruling()
-            self.ruling = Ruling("faq", question.group(1).strip(), raw.line, question=question.group(1).strip(),
-                                 section=self.appendix, lines=list(raw.lines))
+            self.ruling = Ruling(
+                "faq",
+                question.group(1).strip(),
+                raw.line,
+                question=question.group(1).strip(),
+                section=self.appendix,
+                lines=list(raw.lines),
+            )
             if self.card:
                 name, card_set, number, heading_lines = self.card
                 self.ruling.card, self.ruling.card_set, self.ruling.card_number = name, card_set, number

@@ -51,8 +51,12 @@ class RulebookParser:
     """Plain-text learn-to-play rulebook (see module docstring)."""
 
     name = "rulebook"
-    MODES = {name_key("Specific Card Clarifications"): "cards", name_key("Card Clarifications"): "cards",
-             name_key("Rules Reference"): "glossary", name_key("Glossary"): "glossary"}
+    MODES = {
+        name_key("Specific Card Clarifications"): "cards",
+        name_key("Card Clarifications"): "cards",
+        name_key("Rules Reference"): "glossary",
+        name_key("Glossary"): "glossary",
+    }
 
     def parse(self, source: Source) -> ParsedDocument:
         doc = ParsedDocument()
@@ -112,8 +116,8 @@ class RulebookParser:
         if len(titles) < 4:
             return [], 1
         # Titles without a tab (their page number was lost) sit between tabbed ones.
-        start = next(n for n, l in enumerate(lines, 1) if TOC_LINE.match(l))
-        titles = [re.sub(r"\t.*$", "", l).strip() for l in lines[start - 1:last] if l.strip()]
+        start = next(n for n, line in enumerate(lines, 1) if TOC_LINE.match(line))
+        titles = [re.sub(r"\t.*$", "", line).strip() for line in lines[start - 1 : last] if line.strip()]
         return titles, last + 1
 
     @staticmethod
@@ -130,8 +134,7 @@ class RulebookParser:
             return False
         if PAGE_NUMBER.match(text) or text.startswith(("-", "\u2022", "\u00b7", "(", "+")):
             return False
-        if (re.search(r"[,;:]$", text) or re.search(r"[^.]\.$", text) or "\t" in text
-                or ends_mid_sentence(text)):
+        if re.search(r"[,;:]$", text) or re.search(r"[^.]\.$", text) or "\t" in text or ends_mid_sentence(text):
             return False
         if re.match(r"^[^:]*[A-Za-z][^:]*:\s", text):  # "Role: Name" credits, "Term: text"
             return False
@@ -159,8 +162,17 @@ class RulebookParser:
             return
         blocks = mend_broken_blocks([to_block(r) for r in self.blocks(lines, body)])
         card = re.sub(r"\s*\([^)]*\)\s*$", "", name)
-        ruling = Ruling("clarification", name, start, text="\n\n".join(b.markdown() for b in blocks),
-                        card=card, group=card, group_kind="card", section=top, lines=[start, *body])
+        ruling = Ruling(
+            "clarification",
+            name,
+            start,
+            text="\n\n".join(b.markdown() for b in blocks),
+            card=card,
+            group=card,
+            group_kind="card",
+            section=top,
+            lines=[start, *body],
+        )
         doc.rulings.append(ruling)
 
     def glossary_heading(self, doc, lines, start, body) -> None:
@@ -202,8 +214,11 @@ class RulebookParser:
     @staticmethod
     def term_lines(raws) -> set[int]:
         """Paragraphs that start an entry: ``Term:`` lines that keep the list in alphabetical order."""
-        candidates = [r for r in raws if r.kind == "para" and (m := TERM_LINE.match(r.text))
-                      and m.group(1).strip().lower() not in NOT_TERMS]
+        candidates = [
+            r
+            for r in raws
+            if r.kind == "para" and (m := TERM_LINE.match(r.text)) and m.group(1).strip().lower() not in NOT_TERMS
+        ]
         # Compare on the first two letters: publishers' "alphabetical" is rarely strict.
         keys = [sort_key(TERM_LINE.match(r.text).group(1))[:2] for r in candidates]
         keep = set()
@@ -226,20 +241,25 @@ class RulebookParser:
         for i, entry in enumerate(entries):
             upper = sort_key(entries[i + 1].name) if i + 1 < len(entries) else "~"
             for b, block in enumerate(entry.blocks):
-                match = next((m for m in EMBEDDED_TERM.finditer(block.text)
-                              if m.group(1).strip().lower() not in NOT_TERMS
-                              and sort_key(entry.name) < sort_key(m.group(1).strip()) < upper), None)
+                match = next(
+                    (
+                        m
+                        for m in EMBEDDED_TERM.finditer(block.text)
+                        if m.group(1).strip().lower() not in NOT_TERMS
+                        and sort_key(entry.name) < sort_key(m.group(1).strip()) < upper
+                    ),
+                    None,
+                )
                 if match is None:
                     continue
                 name = match.group(1).strip()
                 new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line])
-                new.blocks.append(type(block)(block.text[match.end():], block.line, "para"))
-                block.text = block.text[:match.start()].rstrip()
+                new.blocks.append(type(block)(block.text[match.end() :], block.line, "para"))
+                block.text = block.text[: match.start()].rstrip()
                 # What followed in the entry now belongs to the entry OCR ran in.
-                new.blocks.extend(entry.blocks[b + 1:])
-                moved = {x.line for x in entry.blocks[b + 1:]}
-                del entry.blocks[b + 1:]
+                new.blocks.extend(entry.blocks[b + 1 :])
+                moved = {x.line for x in entry.blocks[b + 1 :]}
+                del entry.blocks[b + 1 :]
                 new.lines.extend(n for n in entry.lines if n in moved)
                 doc.entries.insert(doc.entries.index(entry) + 1, new)
                 break
-
