@@ -23,7 +23,7 @@ from pathlib import Path
 
 from common import ROOT, timed
 
-from rulings.build import current_build
+from rulings.builds import current_build
 from rulings.graph.store import Store
 from rulings.index.search import Searcher
 from rulings.ingest.importer import import_folder

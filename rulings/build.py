@@ -1,14 +1,12 @@
 """Build the store from the corpus: parse, assemble, write graph and index, then swap in atomically.
 
-A build is written into ``<store>/builds/<id>/`` and only then made current by
-atomically replacing the ``<store>/current`` symlink. A build that fails or is
-killed leaves the previous one serving; readers that opened the previous build
-keep using it until they reopen.
+A build is written aside and only then made current (the layout is ``builds.py``). A build
+that fails or is killed leaves the previous one serving; readers that opened the previous
+build keep using it until they reopen.
 """
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
 import json
@@ -18,9 +16,11 @@ import sqlite3
 import sys
 import time
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from . import __version__
+from .builds import build_info, build_lock, current_build, new_work_dir, prune, publish
 from .errors import CorpusError, Diagnostic, StoreError
 from .graph.builder import create_schema, write_game
 from .graph.history import Assembler
@@ -30,8 +30,7 @@ from .ingest.parsers import parse
 from .ingest.source import read_source
 from .settings import Settings
 
-KEEP_BUILDS = 3
-CODE_DIRS = ("ingest", "graph", "index")
+DEPENDENCIES = ("whoosh-reloaded", "markdown-it-py")  # the libraries whose versions shape a build
 
 
 @dataclass
@@ -54,13 +53,21 @@ class BuildReport:
 
 @functools.cache
 def code_fingerprint() -> str:
-    """Changes to the parsers or the graph make old builds stale too."""
+    """The whole package's code and the versions of the libraries it runs on.
+
+    Any change to them makes old builds stale: a build is only carried over by the code that wrote it.
+    """
     digest = hashlib.sha256(__version__.encode())
     root = Path(__file__).resolve().parent
-    for folder in CODE_DIRS:
-        for path in sorted((root / folder).rglob("*")):
-            if path.suffix in (".py", ".sql"):
-                digest.update(path.read_bytes())
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".sql") and "__pycache__" not in path.parts:
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    for name in DEPENDENCIES:
+        try:
+            digest.update(f"{name}=={metadata.version(name)}\n".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{name} missing\n".encode())
     return digest.hexdigest()[:16]
 
 
@@ -73,22 +80,6 @@ def corpus_fingerprint(corpus: Path) -> str:
                 stat = path.stat()
                 digest.update(f"{path.relative_to(corpus)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()
-
-
-def current_build(store: Path) -> Path | None:
-    link = store / "current"
-    try:
-        target = link.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError):
-        return None
-    return target if (target / "graph.sqlite").is_file() else None
-
-
-def build_info(build: Path) -> dict:
-    try:
-        return json.loads((build / "build.json").read_text())
-    except (OSError, ValueError):
-        return {}
 
 
 def is_stale(settings: Settings) -> bool:
@@ -112,15 +103,9 @@ def build(settings: Settings, progress=_progress, incremental: bool = True) -> B
     """
     started = time.perf_counter()
     store = settings.store
-    store.mkdir(parents=True, exist_ok=True)
-    with open(store / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with build_lock(store):
         fingerprint = corpus_fingerprint(settings.corpus)
-        builds = store / "builds"
-        builds.mkdir(exist_ok=True)
-        build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.perf_counter_ns() % 100000:05d}"
-        work = builds / f".tmp-{build_id}"
-        work.mkdir()
+        work = new_work_dir(store)
         try:
             previous = current_build(store) if incremental else None
             report = _build_into(work, settings, progress, previous)
@@ -137,13 +122,11 @@ def build(settings: Settings, progress=_progress, incremental: bool = True) -> B
                     indent=2,
                 )
             )
-            final = builds / build_id
-            os.rename(work, final)
-            _swap_current(store, final)
+            final = publish(store, work)
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)
             raise
-        _prune(builds, final)
+        prune(store, final)
         report.build = final
         report.seconds = time.perf_counter() - started
         return report
@@ -247,30 +230,6 @@ def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
         raise CorpusError(
             f"corpus/{manifest.slug}", f"could not be assembled ({type(exc).__name__}: {exc}); please report this game"
         ) from exc
-
-
-def _swap_current(store: Path, final: Path) -> None:
-    tmp = store / f".current-{os.getpid()}"
-    if tmp.is_symlink() or tmp.exists():
-        tmp.unlink()
-    os.symlink(os.path.relpath(final, store), tmp)
-    os.replace(tmp, store / "current")
-
-
-def _prune(builds: Path, keep: Path) -> None:
-    """Keep the newest builds (servers may still be reading the previous one); drop the rest."""
-    done = sorted((p for p in builds.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
-    for old in done[:-KEEP_BUILDS]:
-        if old != keep:
-            shutil.rmtree(old, ignore_errors=True)
-    for tmp in builds.glob(".tmp-*"):
-        try:
-            pid = int(tmp.name.split("-")[2])
-            os.kill(pid, 0)
-        except (ValueError, IndexError, ProcessLookupError):
-            shutil.rmtree(tmp, ignore_errors=True)  # left by a build that was killed
-        except PermissionError:
-            pass
 
 
 def ensure_built(settings: Settings, progress=_progress) -> Path:

@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rulings.build import current_build
+from rulings.builds import current_build
 from rulings.cli import main
 
 from .conftest import write_game

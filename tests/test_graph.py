@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from rulings.build import build, current_build
+from rulings.build import build
+from rulings.builds import current_build
 from rulings.graph.store import Store
 from rulings.settings import Settings
 

@@ -4,7 +4,8 @@ import importlib.util
 import random
 from pathlib import Path
 
-from rulings.build import build, current_build
+from rulings.build import build
+from rulings.builds import current_build
 from rulings.graph.store import Store
 from rulings.settings import Settings
 

@@ -9,7 +9,8 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from rulings.build import build, current_build
+from rulings.build import build
+from rulings.builds import current_build
 from rulings.cli import main
 from rulings.graph.store import Store
 from rulings.index.search import Searcher

@@ -6,7 +6,7 @@ import pytest
 
 from rulings.graph import merge
 from rulings.ingest.model import Block
-from rulings.ingest.text import fold
+from rulings.text import fold
 
 from .evalfiles import rows
 

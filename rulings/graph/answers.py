@@ -11,8 +11,8 @@ import difflib
 import re
 
 from ..errors import BadRequest, NotFound
-from ..ingest.text import base_key, fold, name_key, split_qualifier
 from ..markup import plain_text
+from ..text import base_key, fold, name_key, split_qualifier
 from .store import Game, RevisionRow, Store, TermRow, VersionRow
 
 

@@ -9,10 +9,10 @@ from importlib import resources
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument, Ruling, blocks_markdown
 from ..ingest.source import Source
-from ..ingest.text import is_all_caps, name_key, slugify, split_qualifier
+from ..text import is_all_caps, name_key, slugify, split_qualifier
 from .history import Assembly
 from .identity import Term, name_rank
-from .mentions import Linker, Target
+from .mentions import game_linker
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
@@ -355,24 +355,3 @@ def resolve_reference(conn, game_id: int, reference: str, from_name: str) -> tup
         (target, name_key(anchor_name), name_key(anchor_name) + " %"),
     ).fetchone()
     return target, row[0] if row else None
-
-
-def game_linker(conn: sqlite3.Connection, game_id: int, ordinal: int | None = None) -> Linker:
-    """Names worth linking in running text: glossary names and aliases, and multi-word section titles.
-
-    With ``ordinal``, only terms already defined at that version (no links into the future).
-    """
-    rows = conn.execute(
-        "SELECT n.name, t.slug, t.name, t.kind, t.lineage FROM term_names n "
-        "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') "
-        "AND (? IS NULL OR (SELECT MIN(r.ordinal) FROM revisions r WHERE r.term_id = t.id) <= ?) "
-        "ORDER BY n.rank, t.id",
-        (game_id, ordinal, ordinal),
-    ).fetchall()
-    return Linker(
-        [
-            (name, Target(slug, None, display))
-            for name, slug, display, kind, lineage in rows
-            if kind != "section" or (lineage == "versioned" and len(name.split()) >= 2)
-        ]
-    )

@@ -19,8 +19,7 @@ from itertools import pairwise
 from ..errors import Diagnostic
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import Block, ChangelogEntry, Entry, ParsedDocument, Patch, SubDefinition
-from ..ingest.parsers.common import SUBDEF_PLAIN, clean_name
-from ..ingest.text import base_key, containment, name_key, similarity, split_names, words
+from ..text import SUBDEF_PLAIN, base_key, clean_name, containment, name_key, similarity, split_names, words
 from . import merge
 from .identity import NameIndex, Revision, Term
 

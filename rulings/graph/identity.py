@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from ..ingest.model import Block, SubDefinition
-from ..ingest.text import base_key, name_key
+from ..text import base_key, name_key
 
 # Lower ranks win when two terms answer to the same name.
 RANK = {"name": 0, "subdef": 1, "alias": 2, "former": 3, "spelling": 3, "section": 4, "section-alias": 5}

@@ -7,30 +7,18 @@ whole words, case-insensitive, so ALL CAPS sources link the same as mixed case.
 from __future__ import annotations
 
 import re
+import sqlite3
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..ingest.parsers.common import FUNCTION_WORDS
-from ..ingest.text import QUOTES, fold
+from ..text import FUNCTION_WORDS, QUOTES, fold
 
 # Single words too common in rules prose to link every time they appear.
-COMMON = FUNCTION_WORDS | {
-    "you",
-    "then",
-    "after",
-    "cannot",
-    "gets",
-    "gains",
-    "choose",
-    "both",
-    "once",
-    "before",
-    "while",
-    "during",
-    "only",
-    "other",
-    "must",
-}
+COMMON = FUNCTION_WORDS | frozenset(
+    """
+    you then after cannot gets gains choose both once before while during only other must
+    """.split()
+)
 
 
 @dataclass(frozen=True)
@@ -117,3 +105,24 @@ def _clean_edges(text: str, start: int, end: int, chunk: list[tuple[int, int, st
     if end < len(text) and text[end] in "/-" and end + 1 < len(text) and text[end + 1].isalnum():
         return False
     return all(SEPARATOR.fullmatch(text[a_end:b_start]) for (_, a_end, _), (b_start, _, _) in pairwise(chunk))
+
+
+def game_linker(conn: sqlite3.Connection, game_id: int, ordinal: int | None = None) -> Linker:
+    """Names worth linking in running text: glossary names and aliases, and multi-word section titles.
+
+    With ``ordinal``, only terms already defined at that version (no links into the future).
+    """
+    rows = conn.execute(
+        "SELECT n.name, t.slug, t.name, t.kind, t.lineage FROM term_names n "
+        "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') "
+        "AND (? IS NULL OR (SELECT MIN(r.ordinal) FROM revisions r WHERE r.term_id = t.id) <= ?) "
+        "ORDER BY n.rank, t.id",
+        (game_id, ordinal, ordinal),
+    ).fetchall()
+    return Linker(
+        [
+            (name, Target(slug, None, display))
+            for name, slug, display, kind, lineage in rows
+            if kind != "section" or (lineage == "versioned" and len(name.split()) >= 2)
+        ]
+    )

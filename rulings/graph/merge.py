@@ -20,7 +20,7 @@ import re
 from copy import copy
 
 from ..ingest.model import Block
-from ..ingest.text import QUOTES, containment, fold, name_key, similarity, words
+from ..text import QUOTES, containment, fold, name_key, similarity, words
 
 MATCH = 0.5
 ABSORB = 0.8

@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..ingest.text import name_key, slugify
+from ..text import name_key, slugify
 
 
 @dataclass(frozen=True)

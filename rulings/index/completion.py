@@ -11,7 +11,7 @@ import sqlite3
 from bisect import bisect_left
 from pathlib import Path
 
-from ..ingest.text import fold
+from ..text import fold
 
 SCAN = 200  # keys looked at per keystroke at most (plenty to fill a short list)
 

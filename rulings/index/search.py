@@ -20,7 +20,7 @@ from whoosh import collectors
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
-from ..ingest.text import name_key
+from ..text import name_key
 from .completion import Completions
 from .schema import QUESTION_WORDS
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from whoosh import index as whoosh_index
 
-from ..ingest.text import name_key
 from ..markup import plain_text
+from ..text import name_key
 from .schema import schema
 
 OPENING_WORDS = 80

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..errors import Diagnostic
+from ..text import name_key
 from .manifest import Correction, DocumentSpec
 from .model import ParsedDocument
-from .text import name_key
 
 
 def apply_corrections(spec: DocumentSpec, doc: ParsedDocument, corrections: list[Correction]) -> None:

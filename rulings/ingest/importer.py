@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from .text import slugify
+from ..text import slugify
 
 EXTENSIONS = {".md", ".markdown", ".txt", ".text"}
 DOC_WORDS = (

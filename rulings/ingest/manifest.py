@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import CorpusError, Diagnostic
-from .text import slugify
+from ..text import slugify
 
 KINDS = ("reference", "rulebook", "faq", "changelog", "player-aid")
 MANIFEST = "game.toml"

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from ..build import current_build
+from ..builds import current_build
 from ..errors import StoreError
-from ..graph.builder import game_linker
-from ..graph.mentions import Linker
+from ..graph.mentions import Linker, game_linker
 from ..graph.store import Store
 from ..index.search import Searcher
 

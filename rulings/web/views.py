@@ -10,7 +10,7 @@ from flask import current_app, g, request, url_for
 from ..graph import answers
 from ..graph.mentions import Target
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
-from ..ingest.text import is_all_caps, name_key
+from ..text import is_all_caps, name_key
 from .casing import sentence_case
 from .render import excerpt, render_rules
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from ...text import is_all_caps
 from ..lexer import markdown_headings
 from ..model import ParsedDocument
 from ..source import Source
-from ..text import is_all_caps
 from .changelog import ChangelogParser
 from .faq import FaqParser
 from .generic import GenericParser

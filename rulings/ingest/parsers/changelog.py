@@ -13,10 +13,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from ...text import fold, is_all_caps
 from ..lexer import lex, wrap_width
 from ..model import ChangelogEntry, ChangelogVersion, ParsedDocument, Patch
 from ..source import Source
-from ..text import fold, is_all_caps
 from .common import SEE_ALSO, mend_broken_blocks, number_steps, split_targets, to_block
 
 DATE = r"\(\s*([A-Za-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{4}-\d{2}-\d{2})\s*\)"

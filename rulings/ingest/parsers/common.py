@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import re
 
+from ...text import FUNCTION_WORDS, clean_name, fold, repair_run_together, split_names, strip_markup, title_case
 from ..lexer import TERMINAL, RawBlock
 from ..model import Block, Entry, SubDefinition
-from ..text import fold, repair_run_together, split_names, strip_markup, title_case
 
 SEE_ALSO = re.compile(r"^see\s+also\s*[:.]?\s*(.+)$", re.I)
 SEE = re.compile(r"^see\s*:\s*(.+)$", re.I)
 SUBDEF_BOLD = re.compile(r"^\s*[-•]?\s*\*\*([^*]{1,50}?)\*\*\s*[\u2014\u2013]\s*(.*)$")
-SUBDEF_PLAIN = re.compile(r"^([A-Z][\w'\-/ ()\u201c\u201d\"]{1,40}?)\s+[\u2014\u2013]\s+(\S.*)$")
 
 
 def split_targets(text: str) -> list[str]:
     """Targets of a "See also: A, B (C), D." line."""
     text = strip_markup(text).strip().rstrip(".")
     return [t.strip() for t in re.split(r",\s*", text) if t.strip()]
-
-
-def clean_name(name: str) -> str:
-    """Drop symbol-only parentheses OCR left in names ("PER PLAYER(\u2663)")."""
-    name = re.sub(r"\(\s*[^\w\s]*\s*\)", "", name)
-    return re.sub(r"\s+", " ", name).strip(" .:")
 
 
 def heading_names(heading: str, vocab: set[str] | None = None, split: bool = True) -> list[str]:
@@ -38,53 +31,6 @@ def heading_names(heading: str, vocab: set[str] | None = None, split: bool = Tru
         if display and display not in out:
             out.append(display)
     return out
-
-
-FUNCTION_WORDS = {
-    "a",
-    "an",
-    "the",
-    "to",
-    "of",
-    "or",
-    "and",
-    "by",
-    "with",
-    "for",
-    "in",
-    "on",
-    "at",
-    "from",
-    "that",
-    "this",
-    "is",
-    "are",
-    "be",
-    "was",
-    "were",
-    "may",
-    "can",
-    "will",
-    "would",
-    "its",
-    "their",
-    "your",
-    "his",
-    "her",
-    "than",
-    "when",
-    "if",
-    "as",
-    "more",
-    "into",
-    "not",
-    "no",
-    "which",
-    "who",
-    "any",
-    "each",
-    "all",
-}
 
 
 def ends_mid_sentence(text: str) -> bool:

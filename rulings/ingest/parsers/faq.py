@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...text import fold, is_all_caps, slugify, title_case
 from ..lexer import TERMINAL, RawBlock, lex_numbered
 from ..model import Block, Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import fold, is_all_caps, slugify, title_case
 from .common import clean_name, ends_mid_sentence, to_block
 
 URL_LINE = re.compile(r"^\s*\[?(https?://[^\]\s]+)\]?(?:\((https?://[^)\s]+)\))?\s*$", re.I)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
+from ...text import is_all_caps, name_key, strip_markup, title_case
 from ..lexer import HEADING, RawBlock, lex, markdown_headings, wrap_width
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import is_all_caps, name_key, strip_markup, title_case
 from .common import clean_name, ends_mid_sentence, mend_broken_blocks, number_steps, to_block
 
 DEFINITION = re.compile(

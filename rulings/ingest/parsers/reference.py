@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
+from ...text import base_key, is_all_caps, strip_markup, title_case, vocabulary
 from ..lexer import RawBlock, lex
 from ..model import ChangeNote, Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import base_key, is_all_caps, strip_markup, title_case, vocabulary
 from .common import (
     SEE,
     SEE_ALSO,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
+from ...text import fold, name_key, split_qualifier, title_case
 from ..lexer import lex_numbered
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
-from ..text import fold, name_key, split_qualifier, title_case
 from .common import clean_name, ends_mid_sentence, mend_broken_blocks, number_steps, to_block
 
 TOC_LINE = re.compile(r"^(.{3,60}?)\t+\s*(\d{1,3}|[xх]{2})?\s*$")

@@ -1,6 +1,7 @@
-"""Small text helpers shared by the parsers, the graph and the index.
+"""Text rules every layer shares: names, slugs, casing, word comparison and the word lists.
 
-Kept free of any document-family knowledge: names, slugs, casing, word comparison.
+The bottom of the package: the parsers, the graph, the index and the site all import it, and it
+imports nothing of theirs. Kept free of any document-family knowledge.
 """
 
 from __future__ import annotations
@@ -9,57 +10,30 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-SMALL_WORDS = {
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "of",
-    "to",
-    "in",
-    "on",
-    "for",
-    "from",
-    "by",
-    "with",
-    "into",
-    "as",
-    "at",
-    "vs",
-    "vs.",
-    "per",
-    "nor",
-    "but",
-}
-ACRONYMS = {
-    "ATK",
-    "THW",
-    "DEF",
-    "REC",
-    "SCH",
-    "HP",
-    "XP",
-    "KO",
-    "FAQ",
-    "AKA",
-    "USA",
-    "UK",
-    "TV",
-    "RPG",
-    "EU",
-    "PDF",
-    "II",
-    "III",
-    "IV",
-    "VI",
-    "VII",
-    "VIII",
-    "IX",
-    "XI",
-    "X",
-}
+# -- vocabulary: the one place word lists live -------------------------------------------
+# Words a title keeps in lower case ("In Play and Out of Play").
+SMALL_WORDS = frozenset(
+    """
+    a an the and or of to in on for from by with into as at vs vs. per nor but
+    """.split()
+)
+# Words a cut line can end on ("...trigger when a"), and that are never worth linking on their own.
+FUNCTION_WORDS = frozenset(
+    """
+    a an the to of or and by with for in on at from that this is are be was were may can will would its
+    their your his her than when if as more into not no which who any each all
+    """.split()
+)
+# Upper-case words that stay upper case in a title.
+ACRONYMS = frozenset(
+    """
+    ATK THW DEF REC SCH HP XP KO FAQ AKA USA UK TV RPG EU PDF II III IV VI VII VIII IX XI X
+    """.split()
+)
 _VOWELS = set("AEIOUY")
+
+# A sub-definition written on one line: "Guard \u2014 While ...".
+SUBDEF_PLAIN = re.compile(r"^([A-Z][\w'\-/ ()\u201c\u201d\"]{1,40}?)\s+[\u2014\u2013]\s+(\S.*)$")
 
 QUOTES = str.maketrans(
     {
@@ -114,6 +88,12 @@ def name_key(name: str) -> str:
     """Identity key for a term name: case, quotes, punctuation and plurals ignored."""
     words = re.findall(r"[a-z0-9]+", fold(name).lower().replace("'s", ""))
     return " ".join(_singular(w) for w in words)
+
+
+def clean_name(name: str) -> str:
+    """Drop symbol-only parentheses OCR left in names ("PER PLAYER(\u2663)")."""
+    name = re.sub(r"\(\s*[^\w\s]*\s*\)", "", name)
+    return re.sub(r"\s+", " ", name).strip(" .:")
 
 
 def split_qualifier(name: str) -> tuple[str, str | None]:
