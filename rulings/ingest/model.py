@@ -14,12 +14,17 @@ from ..errors import Diagnostic
 
 @dataclass
 class Block:
-    """A paragraph, bullet or numbered step of an entry's text (markdown-ish)."""
+    """A paragraph, bullet, numbered step or numbered rule of an entry's text (markdown-ish).
+
+    A ``rule`` block carries its number ("702.19b") apart from its text, which is the rule's
+    words and any "Example:" paragraphs that follow it in the document.
+    """
 
     text: str
     line: int
-    kind: str = "para"  # para | bullet | step
+    kind: str = "para"  # para | bullet | step | rule
     depth: int = 0
+    number: str | None = None  # a numbered rule's number: "702.19", "702.19b"
 
     def markdown(self) -> str:
         indent = "  " * self.depth
@@ -27,6 +32,8 @@ class Block:
             return f"{indent}- {self.text}"
         if self.kind == "step":
             return f"{indent}{self.text}"
+        if self.kind == "rule" and self.number:  # as printed: "702.19. text", "702.19b text"
+            return f"{self.number}{'' if self.number[-1].isalpha() else '.'} {self.text}"
         return self.text
 
 
@@ -54,9 +61,14 @@ class SubDefinition:
 
 @dataclass
 class Entry:
-    """A glossary entry, keyword definition or document section."""
+    """A glossary entry, keyword definition, document section or numbered rule.
 
-    kind: str  # entry | keyword | section
+    Kinds: ``entry`` (a glossary term), ``keyword``, ``section`` (a part of the document;
+    numbered chapters and sections carry ``number`` "7" / "702"), ``rule`` (a numbered rule,
+    ``number`` "702.19", its text and subrules as ``rule`` blocks).
+    """
+
+    kind: str  # entry | keyword | section | rule
     names: list[str]
     line: int
     blocks: list[Block] = field(default_factory=list)
@@ -65,6 +77,7 @@ class Entry:
     subdefs: list[SubDefinition] = field(default_factory=list)
     path: list[str] = field(default_factory=list)  # enclosing section titles
     lines: list[int] = field(default_factory=list)
+    number: str | None = None  # numbered chapters, sections and rules: "7", "702", "702.19"
 
     @property
     def name(self) -> str:
@@ -153,6 +166,7 @@ class ParsedDocument:
     change_notes: list[ChangeNote] = field(default_factory=list)
     versions: list[ChangelogVersion] = field(default_factory=list)
     version_label: str | None = None  # a version the document states about itself
+    effective_date: dt.date | None = None  # a date the document states it takes effect
     furniture: dict[int, str] = field(default_factory=dict)  # line -> why it was dropped
     diagnostics: list[Diagnostic] = field(default_factory=list)
     parser: str = ""  # which parser family read it (recorded with the document)
