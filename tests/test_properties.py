@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rulings.ingest.parsers.changelog import ChangelogParser
+from rulings.ingest.parsers.comprehensive import ComprehensiveRulesParser
 from rulings.ingest.parsers.faq import FaqParser
 from rulings.ingest.parsers.generic import GenericParser
 from rulings.ingest.parsers.reference import ReferenceParser
@@ -70,6 +71,18 @@ FRAGMENTS = [
     "A question?",
     "Some ordinary sentence that ends with a period.",
     "A line cut mid sentence and",
+    "1. Game Concepts",
+    "100. General",
+    "100.1. A numbered rule.",
+    "100.1a A subrule.",
+    "100.2. Trample",
+    "101.1b. A subrule with a period.",
+    "Example: An example.",
+    "     An indented continuation.",
+    "Contents",
+    "Glossary",
+    "Credits",
+    "These rules are effective as of April 14, 2023.",
 ]
 
 lines_strategy = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=60)), max_size=60)
@@ -80,6 +93,7 @@ PARSERS = [
     ("rulebook", RulebookParser),
     ("faq", FaqParser),
     ("rulebook", GenericParser),
+    ("reference", ComprehensiveRulesParser),
 ]
 
 

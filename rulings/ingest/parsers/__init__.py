@@ -15,6 +15,7 @@ from ..lexer import markdown_headings
 from ..model import ParsedDocument
 from ..source import Source
 from .changelog import ChangelogParser
+from .comprehensive import ComprehensiveRulesParser, looks_comprehensive
 from .faq import FaqParser
 from .generic import GenericParser
 from .reference import ReferenceParser
@@ -36,6 +37,8 @@ def parser_for(source: Source) -> Parser:
     if kind == "player-aid":
         return GenericParser(glossaries=False)
     if kind == "reference":
+        if looks_comprehensive(lines):  # mostly numbered rules ("702.19b …"): comprehensive rules
+            return ComprehensiveRulesParser()
         has_glossary = any(re.match(r"^\s{0,3}#{1,6}\s+\**\s*GLOSSARY\b", line, re.I) for line in lines)
         return ReferenceParser() if has_glossary else GenericParser()
     if kind == "faq":

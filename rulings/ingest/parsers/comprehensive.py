@@ -1,0 +1,250 @@
+"""Numbered comprehensive rules: chapters, sections, rules ``702.19.`` and subrules ``702.19b``.
+
+Layout understood (the Magic: The Gathering Comprehensive Rules and documents shaped like
+them, one paragraph per line): a title line and a stated effective date; front-matter parts
+under bare title lines ("Introduction"); a contents list repeating the body's headings; the
+numbered body (chapter ``1. Game Concepts``, section ``100. General``, rule ``100.1. …``,
+subrule ``100.1a …``; an unnumbered line such as ``Example: …`` continues the rule it
+follows); then unnumbered parts again: a glossary of term lines each followed by its
+definition lines, and credits.
+
+Identity is by number: a chapter or section is named with its number ("100. General", since
+"General" opens every chapter), a rule by its title when its line is one ("Trample") or else
+by its number ("Rule 100.1"); its text and its subrules are ``rule`` blocks carrying numbers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..lexer import TERMINAL
+from ..model import Block, Entry, ParsedDocument
+from ..source import Source
+from .generic import GLOSSARY_TITLES, plain_heading
+
+SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
+RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"
+HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. General"
+EFFECTIVE = re.compile(r"\beffective (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
+NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
+
+
+def numbered(line: str) -> re.Match | None:
+    """The rule or subrule a line opens, if it opens one."""
+    return SUBRULE.match(line) or RULE.match(line)
+
+
+def looks_comprehensive(lines: list[str]) -> bool:
+    """Whether a document is mostly numbered rules and their headings (what picks this parser)."""
+    text = [line.strip() for line in lines if line.strip()]
+    rules = sum(1 for line in text if numbered(line))
+    headings = sum(1 for line in text if heading(line))
+    return rules >= 5 and rules + headings >= NUMBERED_SHARE * len(text)
+
+
+def heading(line: str) -> re.Match | None:
+    """A numbered chapter or section title ("702. Keyword Abilities"), not a numbered sentence."""
+    match = HEADING.match(line)
+    return match if match and not TERMINAL.search(match.group(2)) else None
+
+
+def rule_title(text: str) -> str | None:
+    """The title of a rule whose line is only a title ("Trample"), else None."""
+    return text if not TERMINAL.search(text) and len(text.split()) <= 8 else None
+
+
+def is_title(lines: list[str], i: int) -> bool:
+    """A bare title line of an unnumbered part ("Introduction", "Glossary", "Credits")."""
+    line = lines[i]
+    if not line.strip() or heading(line) or numbered(line):
+        return False
+    return plain_heading(line, lines[i - 1] if i else "", lines[i + 1] if i + 1 < len(lines) else "")
+
+
+def stated_date(line: str) -> dt.date | None:
+    match = EFFECTIVE.search(line)
+    if not match:
+        return None
+    try:
+        return dt.datetime.strptime(match.group(1), "%B %d, %Y").date()
+    except ValueError:
+        return None
+
+
+class ComprehensiveRulesParser:
+    """Numbered comprehensive rules with a glossary (see module docstring)."""
+
+    name = "comprehensive-rules"
+
+    def parse(self, source: Source) -> ParsedDocument:
+        doc = ParsedDocument()
+        lines = [line.rstrip() for line in source.lines]
+        body, contents = self.outline(lines)
+        back = self.body_end(lines, body)
+        self.front_matter(doc, lines, 0, contents[0] if contents else body, source.spec.title)
+        if contents:
+            for n in range(*contents):
+                if lines[n].strip():
+                    doc.furniture[n + 1] = "contents list (the headings it lists are parsed where they stand)"
+        _Body(doc, lines).walk(body, back)
+        self.parts(doc, lines, back, len(lines), source.spec.title)
+        return doc
+
+    # The outline: where the contents list, the numbered body and the back matter are.
+
+    @staticmethod
+    def outline(lines: list[str]) -> tuple[int, tuple[int, int] | None]:
+        """(first line of the numbered body, contents list span or None), as 0-based indexes.
+
+        A contents list is a run of title lines that starts with the body's first heading
+        and ends where that heading appears again; a bare title just before it ("Contents")
+        belongs to it.
+        """
+        first = next((i for i, line in enumerate(lines) if heading(line)), len(lines))
+        again = next((i for i in range(first + 1, len(lines)) if lines[i] == lines[first]), None)
+        if again is None or any(numbered(line) for line in lines[first:again]):
+            return first, None
+        start = first
+        before = [i for i in range(first) if lines[i].strip()]
+        if before and plain_heading(lines[before[-1]], "", ""):
+            start = before[-1]
+        return again, (start, again)
+
+    @staticmethod
+    def body_end(lines: list[str], start: int) -> int:
+        """The first bare, unnumbered title line after the numbered body begins (the glossary's)."""
+        return next((i for i in range(start, len(lines)) if is_title(lines, i)), len(lines))
+
+    # Unnumbered parts: front matter and back matter.
+
+    def front_matter(self, doc: ParsedDocument, lines: list[str], start: int, end: int, title: str) -> None:
+        """Title line, stated effective date, then parts such as "Introduction"."""
+        text = [i for i in range(start, end) if lines[i].strip()]
+        if text and not stated_date(lines[text[0]]) and plain_heading(lines[text[0]], "", ""):
+            doc.furniture[text[0] + 1] = "document title"
+            start = text[0] + 1
+        for i in range(start, end):
+            date = stated_date(lines[i])
+            if date and doc.effective_date is None:
+                doc.effective_date = date
+                doc.furniture[i + 1] = "stated effective date (kept as the document's effective_date)"
+        self.parts(doc, lines, start, end, title)
+
+    def parts(self, doc: ParsedDocument, lines: list[str], start: int, end: int, title: str) -> None:
+        """Sections under bare title lines; a glossary's title makes its groups glossary entries."""
+        kept = [i for i in range(start, end) if lines[i].strip() and i + 1 not in doc.furniture]
+        titles = [i for i in kept if is_title(lines, i)]
+        prose = [i for i in kept if not titles or i < titles[0]]
+        if prose:  # text before any title: a section named after the document
+            self.paragraphs(doc, Entry("section", [title], prose[0] + 1), lines, prose)
+        for k, i in enumerate(titles):
+            stop = titles[k + 1] if k + 1 < len(titles) else end
+            part = Entry("section", [lines[i].strip()], i + 1, lines=[i + 1])
+            if GLOSSARY_TITLES.search(part.name):
+                doc.entries.append(part)
+                self.glossary(doc, lines, i + 1, stop, part.name)
+            else:
+                self.paragraphs(doc, part, lines, [n for n in range(i + 1, stop) if lines[n].strip()])
+
+    @staticmethod
+    def paragraphs(doc: ParsedDocument, entry: Entry, lines: list[str], numbers: list[int]) -> None:
+        """One paragraph per line: these documents are not hard-wrapped (credits are one per line)."""
+        entry.blocks.extend(Block(lines[n].strip(), n + 1) for n in numbers)
+        entry.lines.extend(n + 1 for n in numbers)
+        doc.entries.append(entry)
+
+    @staticmethod
+    def glossary(doc: ParsedDocument, lines: list[str], start: int, end: int, title: str) -> None:
+        """Each run of non-blank lines is a term (its first line, exactly as printed) and its definition."""
+        entry: Entry | None = None
+        for i in range(start, end):
+            line = lines[i].strip()
+            if not line:
+                entry = None
+            elif entry is None:
+                entry = Entry("entry", [line], i + 1, path=[title], lines=[i + 1])
+                doc.entries.append(entry)
+            else:
+                kind = "step" if re.match(r"^\d+\.\s", line) else "para"  # "1. Text on an object …"
+                entry.blocks.append(Block(line, i + 1, kind))
+                entry.lines.append(i + 1)
+
+
+class _Body:
+    """Walks the numbered body: headings open chapters and sections, numbers open rules."""
+
+    def __init__(self, doc: ParsedDocument, lines: list[str]):
+        self.doc, self.lines = doc, lines
+        self.chapter: Entry | None = None
+        self.section: Entry | None = None
+        self.rule: Entry | None = None
+
+    def walk(self, start: int, end: int) -> None:
+        for i in range(start, end):
+            line = self.lines[i]
+            if not line.strip():
+                continue
+            if sub := SUBRULE.match(line):
+                self.subrule(sub.group(1), sub.group(2), i + 1)
+            elif rule := RULE.match(line):
+                self.open_rule(rule.group(1), rule.group(2), i + 1)
+            elif title := heading(line):
+                self.open_heading(title.group(1), title.group(2), i + 1, self.next_number(i + 1, end))
+            else:
+                self.continuation(line.strip(), i + 1)
+
+    def path(self) -> list[str]:
+        return [e.name for e in (self.chapter, self.section) if e is not None]
+
+    def next_number(self, start: int, end: int) -> str | None:
+        """The number of the next rule or heading (tells a chapter from a section)."""
+        for line in self.lines[start:end]:
+            match = numbered(line) or heading(line)
+            if match:
+                return match.group(1)
+        return None
+
+    def open_heading(self, number: str, title: str, line: int, following: str | None) -> None:
+        """A section when the rules that follow are numbered under it, else a chapter."""
+        is_section = following is not None and following.startswith(f"{number}.")
+        self.section = None
+        if not is_section:
+            self.chapter = None
+        entry = Entry("section", [f"{number}. {title}"], line, path=self.path(), lines=[line], number=number)
+        self.doc.entries.append(entry)
+        if is_section:
+            self.section = entry
+        else:
+            self.chapter = entry
+        self.rule = None
+
+    def new_rule(self, number: str, name: str, line: int) -> Entry:
+        self.rule = Entry("rule", [name], line, path=self.path(), number=number)
+        self.doc.entries.append(self.rule)
+        return self.rule
+
+    def open_rule(self, number: str, text: str, line: int) -> None:
+        title = rule_title(text)
+        rule = self.new_rule(number, title or f"Rule {number}", line)
+        rule.lines.append(line)
+        if title is None:
+            rule.blocks.append(Block(text, line, "rule", number=number))
+
+    def subrule(self, number: str, text: str, line: int) -> None:
+        parent = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+        rule = self.rule
+        if rule is None or rule.number != parent:  # a subrule whose rule line is missing
+            rule = self.new_rule(parent, f"Rule {parent}", line)
+        rule.blocks.append(Block(text, line, "rule", number=number))
+        rule.lines.append(line)
+
+    def continuation(self, text: str, line: int) -> None:
+        """An unnumbered line ("Example: …") is a further paragraph of the block it follows."""
+        owner = self.rule or self.section or self.chapter
+        assert owner is not None, "the body starts at a heading (ComprehensiveRulesParser.outline)"
+        if owner.blocks:
+            owner.blocks[-1].text += f"\n\n{text}"
+        else:
+            owner.blocks.append(Block(text, line))
+        owner.lines.append(line)

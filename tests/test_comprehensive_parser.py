@@ -1,0 +1,295 @@
+"""Numbered comprehensive rules: a small fixture checked entry by entry, then the seven published
+editions of the Magic: The Gathering Comprehensive Rules against counts taken straight from their text."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+
+from rulings.ingest.manifest import DocumentSpec
+from rulings.ingest.parsers import parse, parser_for
+from rulings.ingest.source import read_source
+
+from .conftest import text_source
+from .shared import SHARED
+
+FIXTURE = """Tiny Game Comprehensive Rules
+
+These rules are effective as of March 3, 2024.
+
+Introduction
+
+This document is the authority for Tiny Game.
+
+Contents
+
+1. Game Concepts
+100. General
+101. Golden Rules
+
+2. Turn Structure
+200. General
+
+Glossary
+
+Credits
+
+1. Game Concepts
+
+100. General
+
+100.1. These rules apply to every game.
+
+100.1a A two-player game has two players.
+
+100.1b. A multiplayer game has more.
+Example: Three players sit at a table.
+
+100.2 Each player needs a deck.
+
+101. Golden Rules
+
+101.1. Card text beats rules text.
+Example: A card says you may draw.
+Example: Another card says you can't.
+     A card may also say nothing at all.
+
+101.2. Trample
+
+101.2a Trample is a static ability. See rule 100.1.
+
+2. Turn Structure
+
+200. General
+
+200.1.A turn has phases.
+
+Glossary
+
+Active Player, Nonactive Player Order
+A system that orders choices. See rule 101.1.
+
+Ability
+1. Text on an object.
+2. An ability on the stack.
+See rule 101, "Golden Rules."
+
+Trample
+A keyword ability. See rule 101.2.
+
+Credits
+
+Design: Someone
+Editing: Someone Else
+
+These rules are effective as of March 3, 2024.
+"""
+
+
+@pytest.fixture(scope="module")
+def fixture_doc(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tiny") / "rules.txt"
+    path.write_bytes(FIXTURE.replace("\n", "\r").encode("utf-8-sig"))  # a BOM and CR-only line ends
+    source = read_source(DocumentSpec("tiny", "rules.txt", path, "reference", "Comprehensive Rules"))
+    return source, parse(source)
+
+
+def test_the_fixture_is_chosen_by_its_shape(fixture_doc):
+    source, doc = fixture_doc
+    assert doc.parser == "comprehensive-rules"
+    assert doc.uncovered(source.lines) == []
+    # the same text as a rulebook keeps its own parser: only references are sniffed
+    assert parser_for(text_source(FIXTURE, "rulebook")).name != "comprehensive-rules"
+
+
+def test_fixture_entry_by_entry(fixture_doc):
+    _, doc = fixture_doc
+    got = [(e.kind, e.name, e.number, e.path) for e in doc.entries]
+    chapter1, chapter2 = "1. Game Concepts", "2. Turn Structure"
+    assert got == [
+        ("section", "Introduction", None, []),
+        ("section", chapter1, "1", []),
+        ("section", "100. General", "100", [chapter1]),
+        ("rule", "Rule 100.1", "100.1", [chapter1, "100. General"]),
+        ("rule", "Rule 100.2", "100.2", [chapter1, "100. General"]),
+        ("section", "101. Golden Rules", "101", [chapter1]),
+        ("rule", "Rule 101.1", "101.1", [chapter1, "101. Golden Rules"]),
+        ("rule", "Trample", "101.2", [chapter1, "101. Golden Rules"]),
+        ("section", chapter2, "2", []),
+        ("section", "200. General", "200", [chapter2]),
+        ("rule", "Rule 200.1", "200.1", [chapter2, "200. General"]),
+        ("section", "Glossary", None, []),
+        ("entry", "Active Player, Nonactive Player Order", None, ["Glossary"]),
+        ("entry", "Ability", None, ["Glossary"]),
+        ("entry", "Trample", None, ["Glossary"]),
+        ("section", "Credits", None, []),
+    ]
+    assert doc.effective_date == dt.date(2024, 3, 3)
+
+
+def blocks(doc, number):
+    entry = next(e for e in doc.entries if e.number == number)
+    return [(b.kind, b.number, b.text, b.line) for b in entry.blocks], entry.lines
+
+
+def test_fixture_rules_subrules_and_examples(fixture_doc):
+    _, doc = fixture_doc
+    assert blocks(doc, "100.1") == (
+        [
+            ("rule", "100.1", "These rules apply to every game.", 26),
+            ("rule", "100.1a", "A two-player game has two players.", 28),
+            ("rule", "100.1b", "A multiplayer game has more.\n\nExample: Three players sit at a table.", 30),
+        ],
+        [26, 28, 30, 31],
+    )
+    assert blocks(doc, "100.2")[0] == [("rule", "100.2", "Each player needs a deck.", 33)]
+    text = "Card text beats rules text.\n\nExample: A card says you may draw.\n\nExample: Another card says you can't."
+    assert blocks(doc, "101.1") == (
+        [("rule", "101.1", f"{text}\n\nA card may also say nothing at all.", 37)],
+        [37, 38, 39, 40],
+    )
+    # a title line is the rule's name, not a block; its subrules are its text
+    assert blocks(doc, "101.2") == ([("rule", "101.2a", "Trample is a static ability. See rule 100.1.", 44)], [42, 44])
+    assert blocks(doc, "200.1")[0] == [("rule", "200.1", "A turn has phases.", 50)]
+    rule = next(e for e in doc.entries if e.number == "100.1")
+    assert rule.text.startswith("100.1. These rules apply to every game.\n\n100.1a A two-player game")
+
+
+def test_fixture_glossary_front_and_back_matter(fixture_doc):
+    _, doc = fixture_doc
+    by_name = {(e.kind, e.name): e for e in doc.entries}
+    ability = by_name[("entry", "Ability")]
+    assert [(b.kind, b.text) for b in ability.blocks] == [
+        ("step", "1. Text on an object."),
+        ("step", "2. An ability on the stack."),
+        ("para", 'See rule 101, "Golden Rules."'),
+    ]
+    assert by_name[("entry", "Trample")].text == "A keyword ability. See rule 101.2."
+    assert by_name[("section", "Introduction")].text == "This document is the authority for Tiny Game."
+    credits = by_name[("section", "Credits")]
+    assert [b.text for b in credits.blocks] == [
+        "Design: Someone",
+        "Editing: Someone Else",
+        "These rules are effective as of March 3, 2024.",
+    ]
+    # title, stated date and the contents list (lines 1-20) are furniture, not entries
+    assert sorted(doc.furniture) == [1, 3, 9, 11, 12, 13, 15, 16, 18, 20]
+    assert min(line for e in doc.entries for line in e.lines if e.name != "Introduction") > 20
+
+
+# The seven published editions, byte-identical (BOMs, one UTF-16 BE, CRLF and CR-only line ends).
+
+MAGIC = SHARED / "corpora" / "magic-the-gathering"
+EDITIONS = sorted(p.name for p in MAGIC.glob("comprehensive-rules-*.txt")) if MAGIC.is_dir() else []
+needs_magic = pytest.mark.skipif(len(EDITIONS) != 7, reason=f"needs the seven Magic editions in {MAGIC}")
+
+
+def spec(file: str) -> DocumentSpec:
+    return DocumentSpec("magic-the-gathering", file, MAGIC / file, "reference", "Comprehensive Rules")
+
+
+@pytest.fixture(scope="module", params=EDITIONS)
+def edition(request):
+    source = read_source(spec(request.param))
+    return request.param, source, parse(source)
+
+
+def universal_lines(path: Path) -> list[str]:
+    """The file's lines as Python's universal-newline reader sees them (an independent reading)."""
+    data = path.read_bytes()
+    encoding = "utf-16" if data[:2] in (b"\xfe\xff", b"\xff\xfe") else "utf-8-sig"
+    with open(path, encoding=encoding, newline=None) as handle:
+        return [line.rstrip("\n") for line in handle]
+
+
+def regions(lines: list[str]) -> tuple[int, int, int]:
+    """0-based indexes of the body's "1. Game Concepts", its "Glossary" and its "Credits" (the second of each)."""
+
+    def second(title: str) -> int:
+        return [i for i, line in enumerate(lines) if line.strip() == title][1]
+
+    return second("1. Game Concepts"), second("Glossary"), second("Credits")
+
+
+@needs_magic
+def test_line_numbers_match_a_universal_newline_reading(edition):
+    file, source, _ = edition
+    expected = universal_lines(MAGIC / file)
+    if expected and expected[-1] == "":
+        expected.pop()
+    assert source.lines[: len(expected)] == expected
+    assert all(not line.strip() for line in source.lines[len(expected) :])
+
+
+@needs_magic
+def test_every_line_is_accounted_for(edition):
+    _, source, doc = edition
+    assert doc.parser == "comprehensive-rules"
+    assert doc.uncovered(source.lines) == []
+
+
+@needs_magic
+def test_rules_and_subrules_match_an_independent_count(edition):
+    _, source, doc = edition
+    body, glossary, _ = regions(source.lines)
+    raw = [line for line in source.lines[body:glossary]]
+    rules = [m.group(1) for line in raw if (m := re.match(r"(\d{3}\.\d+)(?![\da-z])", line))]
+    subrules = [m.group(1) for line in raw if (m := re.match(r"(\d{3}\.\d+[a-z]+)", line))]
+    parsed_rules = [e.number for e in doc.entries if e.kind == "rule"]
+    parsed_subrules = [b.number for e in doc.entries for b in e.blocks if b.kind == "rule" and b.number[-1].isalpha()]
+    assert parsed_rules == rules
+    assert parsed_subrules == subrules
+    sections = [line.split(".")[0] for line in raw if re.fullmatch(r"\d{1,3}\. [A-Z].*", line.strip())]
+    assert [e.number for e in doc.entries if e.kind == "section" and e.number] == sections
+
+
+@needs_magic
+def test_every_rule_says_what_its_line_says(edition):
+    _, source, doc = edition
+    for entry in (e for e in doc.entries if e.kind == "rule"):
+        for block in entry.blocks:
+            line = source.lines[block.line - 1]
+            first = block.text.split("\n\n")[0]
+            assert line.startswith(block.number) and line.rstrip().endswith(first), (block.number, line)
+
+
+@needs_magic
+def test_nothing_comes_from_the_contents_list(edition):
+    _, source, doc = edition
+    body, _, _ = regions(source.lines)
+    contents = range(source.lines.index("Contents") + 1, body + 1)
+    assert not [e.name for e in doc.entries if e.line in contents]
+    numbers = [e.number for e in doc.entries if e.number]
+    assert len(numbers) == len(set(numbers))
+
+
+@needs_magic
+def test_glossary_matches_an_independent_count(edition):
+    _, source, doc = edition
+    _, glossary, credits = regions(source.lines)
+    groups = re.split(r"\n\s*\n", "\n".join(source.lines[glossary + 1 : credits]).strip())
+    terms = [group.split("\n")[0].strip() for group in groups]
+    assert [e.name for e in doc.entries if e.kind == "entry"] == terms
+    assert "Active Player, Nonactive Player Order" in terms
+
+
+@needs_magic
+def test_known_rules_and_glossary_entries():
+    doc = parse(read_source(spec("comprehensive-rules-2021-02-02.txt")))
+    assert doc.effective_date == dt.date(2021, 2, 5)  # what the document states, not its file date
+    rules = {b.number: b.text for e in doc.entries for b in e.blocks if b.number}
+    assert rules["100.1a"] == "A two-player game is a game that begins with only two players."
+    assert rules["702.19b"].startswith("The controller of an attacking creature with trample first assigns damage")
+    assert "\n\nExample: " in rules["702.19b"]  # the example after 702.19b stays with it
+    trample = next(e for e in doc.entries if e.number == "702.19")
+    assert (trample.name, trample.path) == ("Trample", ["7. Additional Rules", "702. Keyword Abilities"])
+    assert [b.number for b in trample.blocks][:3] == ["702.19a", "702.19b", "702.19c"]
+    glossary = next(e for e in doc.entries if e.kind == "entry" and e.name == "Trample")
+    assert glossary.path == ["Glossary"]
+    assert glossary.text.startswith("A keyword ability") and "See rule 702.19" in glossary.text
+    sections = [e.name for e in doc.entries if e.kind == "section"]
+    assert sections[:3] == ["Introduction", "1. Game Concepts", "100. General"]
+    assert sections[-2:] == ["Glossary", "Credits"] and sections.count("Glossary") == 1
