@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: install serve test lint system-deps bench bench-scale bench-replicas clean
+.PHONY: install serve test lint system-deps corpus-magic bench bench-scale bench-replicas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,13 @@ install: $(STAMP)
 serve: install
 	$(BIN)/rulings build
 	$(BIN)/rulings serve --host $(HOST) --port $(PORT)
+
+# var/corpus-magic/ = the bundled games + Magic: The Gathering (docs/corpora/magic-the-gathering/game.toml
+# and the seven Comprehensive Rules editions copied byte for byte from $(MAGIC_DOCS)).
+# Then: rulings --corpus var/corpus-magic build / serve
+MAGIC_DOCS ?= ../shared/corpora/magic-the-gathering
+corpus-magic: install
+	$(BIN)/python scripts/assemble_corpus.py var/corpus-magic --game docs/corpora/magic-the-gathering=$(MAGIC_DOCS)
 
 # Debian's Chromium drives the browser tests (never a downloaded browser).
 system-deps:

@@ -1,0 +1,97 @@
+"""Assemble a corpus folder: the bundled games plus games whose documents live outside the repository.
+
+    python scripts/assemble_corpus.py OUT --game MANIFEST_DIR=SOURCE_DIR [--game ...]
+
+``OUT`` gets a copy of ``corpus/`` (the bundled games) and, for each ``--game``, a folder named
+after ``MANIFEST_DIR`` holding its ``game.toml`` and every document that manifest lists, copied
+byte for byte from ``SOURCE_DIR`` (checked by SHA-256). The result is validated with the same
+manifest loader ``rulings build`` uses, written aside and swapped in, so a failure leaves any
+previous ``OUT`` as it was. ``make corpus-magic`` uses it for Magic: The Gathering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+
+from rulings.errors import CorpusError
+from rulings.ingest.manifest import MANIFEST, discover_games, load_manifest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def add_game(corpus: Path, manifest_dir: Path, source_dir: Path) -> int:
+    """Copy one game's manifest and the documents it lists; return how many documents."""
+    target = corpus / manifest_dir.name
+    if target.exists():
+        raise SystemExit(f"{target.name}: a game of that name is already in the corpus")
+    target.mkdir()
+    shutil.copyfile(manifest_dir / MANIFEST, target / MANIFEST)
+    listed = tomllib.loads((manifest_dir / MANIFEST).read_text("utf-8")).get("documents", [])
+    files = [doc["file"] for doc in listed if isinstance(doc, dict) and isinstance(doc.get("file"), str)]
+    for file in files:
+        source = source_dir / file
+        if not source.is_file():
+            raise SystemExit(f"{manifest_dir / MANIFEST}: {file} is not in {source_dir}")
+        shutil.copyfile(source, target / file)
+        if sha256(source) != sha256(target / file):
+            raise SystemExit(f"{file}: the copy differs from {source}")
+    return len(files)
+
+
+def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path = ROOT / "corpus") -> None:
+    """Write the corpus aside, validate it, then swap it in (a failure leaves ``out`` untouched)."""
+    staging = out.with_name(f".{out.name}.tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        shutil.copytree(bundled, staging)
+        for manifest_dir, source_dir in games:
+            count = add_game(staging, manifest_dir, source_dir)
+            print(f"{manifest_dir.name}: {count} documents from {source_dir}")
+        for game_dir in discover_games(staging):
+            load_manifest(game_dir)
+    except CorpusError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise SystemExit(str(exc)) from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    old = out.with_name(f".{out.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    staging.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+    print(f"{out}: {len(discover_games(out))} games")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="the corpus folder to write (replaced)")
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="MANIFEST_DIR=SOURCE_DIR",
+        help="a folder holding game.toml, and the folder its documents are in",
+    )
+    args = parser.parse_args(argv)
+    games = []
+    for spec in args.game:
+        manifest_dir, sep, source_dir = spec.partition("=")
+        if not sep:
+            parser.error(f"--game {spec}: write MANIFEST_DIR=SOURCE_DIR")
+        games.append((Path(manifest_dir), Path(source_dir)))
+    assemble(args.out, games)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""The Magic: The Gathering game as a user adds it: a game.toml in the repository, the published
+documents copied beside it byte for byte by ``scripts/assemble_corpus.py`` (``make corpus-magic``)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from rulings.ingest.manifest import discover_games, load_manifest
+
+from .conftest import CORPUS, ROOT
+from .shared import SHARED
+
+MANIFEST_DIR = ROOT / "docs" / "corpora" / "magic-the-gathering"
+MAGIC = SHARED / "corpora" / "magic-the-gathering"
+
+
+def assemble(out, source_dir):
+    """``make corpus-magic`` as the Makefile runs it, into ``out``."""
+    script = ROOT / "scripts" / "assemble_corpus.py"
+    command = [sys.executable, str(script), str(out), "--game", f"{MANIFEST_DIR}={source_dir}"]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.mark.skipif(not MAGIC.is_dir(), reason=f"needs the Magic editions in {MAGIC}")
+def test_assembled_corpus_is_the_bundled_games_plus_magic_byte_for_byte(tmp_path):
+    out = tmp_path / "corpus-magic"
+    run = assemble(out, MAGIC)
+    assert run.returncode == 0, run.stderr
+    games = [p.name for p in discover_games(out)]
+    assert games == sorted([p.name for p in discover_games(CORPUS)] + ["magic-the-gathering"])
+    manifest = load_manifest(out / "magic-the-gathering")
+    assert (manifest.name, manifest.aliases) == ("Magic: The Gathering", ["mtg"])
+    published = sorted(p.name for p in MAGIC.iterdir())
+    assert sorted(doc.file for doc in manifest.documents) == published
+    for doc in manifest.documents:
+        assert doc.path.read_bytes() == (MAGIC / doc.file).read_bytes()
+        label = re.search(r"\d{4}-\d{2}-\d{2}", doc.file).group(0)
+        assert (doc.kind, doc.title, doc.version, str(doc.date)) == ("reference", "Comprehensive Rules", label, label)
+
+
+def test_assembling_refuses_missing_documents_and_keeps_the_previous_corpus(tmp_path):
+    out = tmp_path / "corpus-magic"
+    (out / "kept").mkdir(parents=True)
+    run = assemble(out, tmp_path / "nowhere")
+    assert run.returncode != 0
+    assert "comprehensive-rules-2020-01-22.txt is not in" in run.stderr
+    assert [p.name for p in out.iterdir()] == ["kept"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus-magic"]  # no staging left behind
