@@ -29,9 +29,9 @@ from rulings.index.search import Searcher
 from rulings.ingest.importer import import_folder
 from rulings.settings import Settings
 from rulings.web import create_app
-from tests.shared import SHARED  # noqa: E402
+from tests.shared import require_shared
 
-SCALE = SHARED / "scale-corpus" / "rulebooks"
+SCALE = require_shared() / "scale-corpus" / "rulebooks"
 QUERIES = [
     "victory points",
     "end of game scoring",

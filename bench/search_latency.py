@@ -9,6 +9,9 @@ from common import built_store, summary, timed
 from rulings.index.search import Searcher
 from rulings.index.writer import write_index
 from tests.evalfiles import rows
+from tests.shared import require_shared
+
+require_shared()
 
 store, build = built_store()
 searcher = Searcher(build)

@@ -9,8 +9,10 @@ from common import built_store
 
 from rulings.index.search import Searcher
 from tests.evalfiles import evaluate_search
+from tests.shared import require_shared
 
 if __name__ == "__main__":
+    require_shared()
     store, build = built_store()
     hit3, mrr, report = evaluate_search(Searcher(build), sys.argv[1] if len(sys.argv) > 1 else "search-dev.tsv")
     for game, query, rank, top in report:

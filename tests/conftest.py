@@ -1,13 +1,21 @@
-"""Shared fixtures: the bundled corpus built once per test session, and a CLI runner."""
+"""Shared fixtures: the bundled corpus built once per test session, and a CLI runner.
+
+Tests are hermetic: the shell's ``RULINGS_*`` variables never reach them, tests that read
+../shared carry the ``needs_shared`` marker (and skip, saying why, when it is absent), and under
+CI (``.ci/run`` sets ``CI=1``) Hypothesis is derandomized and any skipped test fails the run.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import traceback
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings as hypothesis_settings
 
 from rulings.build import build
 from rulings.cli import main
@@ -17,11 +25,58 @@ from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
 from rulings.settings import Settings
 
-from .shared import SHARED
+from .shared import MISSING, SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
-SEEDS = SHARED / "seeds"
+
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_collection_modifyitems(config, items):
+    if SHARED is not None:
+        return
+    for item in items:
+        if item.get_closest_marker("needs_shared"):
+            item.add_marker(pytest.mark.skip(reason=MISSING))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """CI runs every test: a skip there is a failure (a missing ../shared, a missing browser...)."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if os.environ.get("CI") and skipped and exitstatus == 0:
+        reporter.write_line(f"CI: {len(skipped)} tests were skipped; every test must run in CI", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _clear_rulings_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [n for n in os.environ if n.startswith("RULINGS_")]:
+        monkeypatch.delenv(name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_rulings_variables_in_the_session():
+    """An operator's RULINGS_BASE_URL (or STORE, CORPUS...) in the shell never reaches a test,
+    nor the session's store and app, which are made before any function-scoped fixture."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _clear_rulings_variables(monkeypatch)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _no_rulings_variables(monkeypatch):
+    """Nor does one a previous test left behind."""
+    _clear_rulings_variables(monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def seeds() -> Path:
+    """../shared/seeds: the five documents of the bundled corpus as received."""
+    if SHARED is None:
+        pytest.skip(MISSING)
+    return SHARED / "seeds"
 
 
 @pytest.fixture(scope="session")
@@ -86,6 +141,15 @@ def text_source(
     lines = text.replace("\r", "\n").split("\n") if isinstance(text, str) else list(text)
     spec = DocumentSpec(game, file, None, kind, Path(file).stem.title(), furniture=furniture)
     return Source(spec, lines, "0", "utf-8")
+
+
+def assert_clean_exit(result) -> None:
+    """A CLI run ended by the command itself (with its exit status), not by an uncaught exception.
+
+    Click's runner catches exceptions into ``result.exception``; they never reach ``result.output``.
+    """
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError("".join(traceback.format_exception(*result.exc_info)))
 
 
 def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) -> Path:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rulings.builds import current_build
 from rulings.cli import main
 
-from .conftest import write_game
+from .conftest import assert_clean_exit, write_game
 
 GOOD_TOML = '[game]\nname = "Tiny"\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\ntitle = "Rules"\n'
 GOOD_TEXT = "Basics\n\nSome prose.\n\nGlossary\n\nApple: A fruit.\n"
@@ -20,7 +20,7 @@ GOOD_TEXT = "Basics\n\nSome prose.\n\nGlossary\n\nApple: A fruit.\n"
 
 def run(corpus, store, *args):
     result = CliRunner().invoke(main, ["--corpus", str(corpus), "--store", str(store), *args])
-    assert "Traceback" not in result.output
+    assert_clean_exit(result)
     return result
 
 

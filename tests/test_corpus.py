@@ -2,18 +2,21 @@
 
 import hashlib
 
+import pytest
+
 from rulings.ingest.manifest import discover_games, load_manifest
 
-from .conftest import CORPUS, SEEDS
+from .conftest import CORPUS
 
 
 def sha(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_every_seed_is_in_the_corpus_byte_for_byte():
+@pytest.mark.needs_shared
+def test_every_seed_is_in_the_corpus_byte_for_byte(seeds):
     corpus = {sha(p) for p in CORPUS.rglob("*.txt")}
-    assert {sha(p) for p in SEEDS.iterdir()} <= corpus
+    assert {sha(p) for p in seeds.iterdir()} <= corpus
 
 
 def test_manifests_describe_the_three_games():

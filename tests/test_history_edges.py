@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from rulings.cli import main
 from rulings.graph.history import version_key
 
-from .conftest import write_game
+from .conftest import assert_clean_exit, write_game
 
 TOML = """[game]
 name = "Tiny"
@@ -47,7 +47,7 @@ CHANGES = "\n".join(
 
 def cli(tmp_path, *args):
     result = CliRunner().invoke(main, ["--corpus", str(tmp_path / "corpus"), "--store", str(tmp_path / "store"), *args])
-    assert "Traceback" not in result.output
+    assert_clean_exit(result)
     return result
 
 

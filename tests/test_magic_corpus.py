@@ -15,7 +15,7 @@ from .conftest import CORPUS, ROOT
 from .shared import SHARED
 
 MANIFEST_DIR = ROOT / "docs" / "corpora" / "magic-the-gathering"
-MAGIC = SHARED / "corpora" / "magic-the-gathering"
+MAGIC = SHARED / "corpora" / "magic-the-gathering" if SHARED else None
 
 
 def assemble(out, source_dir):
@@ -25,7 +25,7 @@ def assemble(out, source_dir):
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
 
 
-@pytest.mark.skipif(not MAGIC.is_dir(), reason=f"needs the Magic editions in {MAGIC}")
+@pytest.mark.needs_shared
 def test_assembled_corpus_is_the_bundled_games_plus_magic_byte_for_byte(tmp_path):
     out = tmp_path / "corpus-magic"
     run = assemble(out, MAGIC)

@@ -20,9 +20,8 @@ from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
 from rulings.settings import Settings
 
-from .shared import SHARED
+from .shared import MISSING, SHARED
 
-SCALE = SHARED / "scale-corpus" / "rulebooks"
 SAMPLE = [
     "1830-rulebook.md",
     "agricola-rulebook.md",
@@ -66,10 +65,14 @@ It also blocks line of sight.
 
 @pytest.fixture
 def sample_folder(tmp_path):
+    """Three rulebooks of ../shared/scale-corpus and a small game written here."""
+    if SHARED is None:
+        pytest.skip(MISSING)
+    scale = SHARED / "scale-corpus" / "rulebooks"
     folder = tmp_path / "rulebooks"
     folder.mkdir()
     for name in SAMPLE:
-        shutil.copyfile(SCALE / name, folder / name)
+        shutil.copyfile(scale / name, folder / name)
     (folder / "moon-base-rulebook.md").write_text(MARKDOWN_BOOK)
     (folder / "moon_base_faq.md").write_text("# Moon Base FAQ\n\nQ: Is the moon real?\nA: Yes.\n")
     return folder
@@ -93,6 +96,7 @@ def test_generic_markdown_parser(tmp_path):
     assert doc.uncovered(source.lines) == []
 
 
+@pytest.mark.needs_shared
 def test_import_one_game_per_file_or_grouped(sample_folder, tmp_path):
     games = import_folder(sample_folder, tmp_path / "corpus")
     assert len(games) == len(list(sample_folder.iterdir()))
@@ -123,6 +127,7 @@ def test_import_names():
     assert kind_of("moon_base_faq") == "faq" and kind_of("x-quick-reference") == "reference"
 
 
+@pytest.mark.needs_shared
 def test_cli_import_then_build_and_search(sample_folder, tmp_path):
     corpus, store = tmp_path / "corpus", tmp_path / "store"
     runner = CliRunner()

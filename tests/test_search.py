@@ -4,7 +4,7 @@ import pytest
 
 from rulings.index.search import Searcher
 
-from .evalfiles import evaluate_search, rows, search_matches
+from .evalfiles import cases, evaluate_search, search_matches
 
 
 @pytest.fixture(scope="module")
@@ -12,12 +12,14 @@ def searcher(store):
     return Searcher(store.build)
 
 
+@pytest.mark.needs_shared
 def test_search_dev_sample_quality(searcher):
     hit3, mrr, _ = evaluate_search(searcher)
     assert hit3 >= 0.9 and mrr >= 0.8, (hit3, mrr)
 
 
-@pytest.mark.parametrize("game,query,expected", rows("search-dev.tsv"))
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("game,query,expected", cases("search-dev.tsv", 3))
 def test_each_sample_query_in_top_3(searcher, game, query, expected):
     hits = searcher.search(query, game=game, limit=3).hits
     assert any(search_matches(h, expected) for h in hits), [h.title for h in hits]

@@ -8,7 +8,7 @@ from rulings.graph import merge
 from rulings.ingest.model import Block
 from rulings.text import fold
 
-from .evalfiles import rows
+from .evalfiles import cases
 
 
 def norm(text: str) -> str:
@@ -36,7 +36,8 @@ def ask(cli, game, term, at):
     return cli.json(*args)
 
 
-@pytest.mark.parametrize("game,term,at,expectation", rows("versions-dev.tsv"))
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("game,term,at,expectation", cases("versions-dev.tsv", 4))
 def test_versions_dev_sample(cli, game, term, at, expectation):
     data, code = ask(cli, game, term, at)
     assert check(data, expectation), data
