@@ -13,14 +13,13 @@ import argparse
 import http.client
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
+from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +28,9 @@ sys.path.insert(0, str(ROOT))
 from rulings.build import build  # noqa: E402
 from rulings.graph.store import Store  # noqa: E402
 from rulings.settings import Settings  # noqa: E402
+from tests.server import running_server  # noqa: E402
+
+SERVE = (sys.executable, "-m", "rulings", "serve")
 
 
 def mixed_paths(store: Store, rng: random.Random) -> list[str]:
@@ -58,30 +60,6 @@ def mixed_paths(store: Store, rng: random.Random) -> list[str]:
         "/marvel-champions/changes/1.3..1.4",
     ]
     return paths
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(store_dir: Path, corpus: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rulings", "serve", "--port", str(port), "--threads", "8"],
-        env=env,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc, url
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("server did not start")
 
 
 def run(url: str, paths: list[str], clients: int, seconds: float, rebuild=None) -> dict:
@@ -151,15 +129,11 @@ def main() -> None:
     settings = Settings.resolve(corpus, store_dir)
     report = build(settings, progress=lambda _: None)
     store = Store(report.build)
-    proc, url = (None, args.url) if args.url else start_server(store_dir, corpus)
     paths = mixed_paths(store, random.Random(7))
     rebuild = (args.rebuild_at, lambda: build(settings, progress=lambda _: None)) if args.rebuild_at else None
-    try:
+    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
+    with nullcontext(args.url) if args.url else running_server(env, SERVE + ("--threads", "8")) as url:
         result = run(url, paths, args.clients, args.seconds, rebuild)
-    finally:
-        if proc:
-            proc.terminate()
-            proc.wait(10)
     print(
         f"{args.clients} clients x {args.seconds:.0f} s against {url}: {result['requests']} requests, "
         f"{result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, "

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .graph.store import Store
 from .markup import plain_text
-from .settings import PACKAGE_ROOT, Settings
+from .settings import Settings
 
 ATTR = re.compile(r'(\s(?:href|src|action)=")(/(?!/)[^"]*)(")')
 
@@ -147,7 +147,9 @@ def export(settings: Settings, target: Path, base_url: str = "http://localhost/"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(body, encoding="utf-8")
         written += 1
-    shutil.copytree(PACKAGE_ROOT / "static", target / "static", dirs_exist_ok=True)
+    shutil.copytree(
+        app.static_folder, target / "static", dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "__pycache__")
+    )
     (target / "search-index.js").write_text(
         "window.RULINGS_INDEX = " + json.dumps(search_index(store), ensure_ascii=False) + ";\n", encoding="utf-8"
     )

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from .conftest import CORPUS
+from .server import running_server
 
 CHROMIUM = os.environ.get("RULINGS_CHROMIUM")  # read before the test session clears RULINGS_* variables
 INSTALL = "sudo apt-get install --no-install-recommends chromium"
@@ -35,34 +33,10 @@ ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(store_dir):
-    port = free_port()
-    env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rulings", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url + "/", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode()) from None
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+    with running_server(dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(CORPUS))) as url:
+        yield url
 
 
 def find_chromium() -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..errors import RulingsError, StoreError
 from ..graph.answers import Unanswerable
-from ..settings import PACKAGE_ROOT, Settings
+from ..settings import Settings
 from .state import Current
 
 CSP = (
@@ -19,12 +20,23 @@ CSP = (
 )
 
 
+def package_folder(package: str) -> str:
+    """The folder an installed data package (``rulings.templates``) is in, found without importing it.
+
+    In a wheel it is inside ``rulings/``; in an editable install, the repository's top-level folder.
+    """
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        raise RuntimeError(f"{package} is not installed: reinstall rulings")
+    return str(Path(spec.origin).parent)
+
+
 def create_app(settings: Settings | None = None, *, static_export: bool = False) -> Flask:
     settings = settings or Settings.resolve()
     app = Flask(
         __name__,
-        template_folder=str(PACKAGE_ROOT / "templates"),
-        static_folder=str(PACKAGE_ROOT / "static"),
+        template_folder=package_folder("rulings.templates"),
+        static_folder=package_folder("rulings.static"),
         static_url_path="/static",
     )
     app.config.update(

@@ -1,0 +1,56 @@
+"""A real ``rulings serve`` on a free loopback port, for the tests and benchmarks that speak HTTP."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def running_server(
+    env: dict[str, str],
+    command: tuple[str, ...] = (sys.executable, "-m", "rulings", "serve"),
+    cwd: Path | None = None,
+    timeout: float = 30.0,
+) -> Iterator[str]:
+    """Starts ``command --port N``, waits until it answers, yields its URL, stops it afterwards."""
+    port = free_port()
+    proc = subprocess.Popen([*command, "--port", str(port)], env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).close()
+                break
+            except urllib.error.HTTPError:
+                break  # it answers, even if with an error: the test will say which
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"the server exited: {proc.stderr.read().decode()}") from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not answer within {timeout:.0f} s") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
