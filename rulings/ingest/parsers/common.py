@@ -1,15 +1,25 @@
-"""Pieces several document families share: names from headings, see-also lines, sub-definitions."""
+"""Pieces several document families share: names from headings, see-also lines, sub-definitions, bare titles."""
 
 from __future__ import annotations
 
 import re
 
-from ...text import FUNCTION_WORDS, clean_name, fold, repair_run_together, split_names, strip_markup, title_case
+from ...text import (
+    FUNCTION_WORDS,
+    clean_name,
+    fold,
+    is_all_caps,
+    repair_run_together,
+    split_names,
+    strip_markup,
+    title_case,
+)
 from ..lexer import TERMINAL, RawBlock
 from ..model import Block, Entry, SubDefinition
 
 SEE_ALSO = re.compile(r"^see\s+also\s*[:.]?\s*(.+)$", re.I)
 SEE = re.compile(r"^see\s*:\s*(.+)$", re.I)
+GLOSSARY_TITLES = re.compile(r"glossary|definitions|terms|keywords|rules reference|index of rules|terminology", re.I)
 SUBDEF_BOLD = re.compile(r"^\s*[-•]?\s*\*\*([^*]{1,50}?)\*\*\s*[\u2014\u2013]\s*(.*)$")
 
 
@@ -127,3 +137,25 @@ def extract_subdefinitions(entry: Entry, raws: list[RawBlock]) -> None:
             entry.subdefs.append(current)
         elif current is not None and raw.kind in ("para", "bullet") and not SEE_ALSO.match(raw.text):
             current.text = f"{current.text}\n\n{raw.text}"
+
+
+def plain_heading(text: str, before: str, after: str) -> bool:
+    """A bare line that reads as a title: isolated, short, no sentence punctuation."""
+    text = text.strip()
+    if before.strip() or after.strip() or not text or len(text) > 70 or len(text.split()) > 10:
+        return False
+    if re.search(r"[.,;]$", text) and not text.endswith("...") or text.startswith(("-", "*", "\u2022", "|", ">")):
+        return False
+    if ends_mid_sentence(text) or re.match(r"^\d+\s*$", text):
+        return False
+    if text.endswith(":"):
+        return bool(re.match(r"^[IVX]+\s*[:.]", text))  # "II: Playing a card :"
+    words = [w for w in re.findall(r"[A-Za-z][\w'\-]*", text)]
+    if not words:
+        return False
+    capitalised = sum(
+        1
+        for w in words
+        if w[0].isupper() or w.lower() in {"a", "an", "the", "of", "and", "or", "to", "in", "on", "for", "with"}
+    )
+    return is_all_caps(text) or capitalised == len(words)

@@ -21,7 +21,7 @@ import re
 from ..lexer import TERMINAL
 from ..model import Block, Entry, ParsedDocument
 from ..source import Source
-from .generic import GLOSSARY_TITLES, plain_heading
+from .common import GLOSSARY_TITLES, plain_heading
 
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
 RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from ...text import is_all_caps, name_key, strip_markup, title_case
+from ...text import name_key, strip_markup, title_case
 from ..lexer import HEADING, RawBlock, lex, markdown_headings, wrap_width
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
-from .common import clean_name, ends_mid_sentence, mend_broken_blocks, number_steps, to_block
+from .common import GLOSSARY_TITLES, clean_name, mend_broken_blocks, number_steps, plain_heading, to_block
 
 DEFINITION = re.compile(
     r"^\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?([A-Z0-9+][^:*\n]{0,48}?)(?:\*\*|__)?\s*"
@@ -23,7 +23,6 @@ DEFINITION = re.compile(
 )
 QUESTION = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:Q|Question)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
 ANSWER = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:A|Answer)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
-GLOSSARY_TITLES = re.compile(r"glossary|definitions|terms|keywords|rules reference|index of rules|terminology", re.I)
 NOT_TERMS = {
     "note",
     "example",
@@ -46,28 +45,6 @@ NOT_TERMS = {
     "when",
     "then",
 }
-
-
-def plain_heading(text: str, before: str, after: str) -> bool:
-    """A bare line that reads as a title: isolated, short, no sentence punctuation."""
-    text = text.strip()
-    if before.strip() or after.strip() or not text or len(text) > 70 or len(text.split()) > 10:
-        return False
-    if re.search(r"[.,;]$", text) and not text.endswith("...") or text.startswith(("-", "*", "\u2022", "|", ">")):
-        return False
-    if ends_mid_sentence(text) or re.match(r"^\d+\s*$", text):
-        return False
-    if text.endswith(":"):
-        return bool(re.match(r"^[IVX]+\s*[:.]", text))  # "II: Playing a card :"
-    words = [w for w in re.findall(r"[A-Za-z][\w'\-]*", text)]
-    if not words:
-        return False
-    capitalised = sum(
-        1
-        for w in words
-        if w[0].isupper() or w.lower() in {"a", "an", "the", "of", "and", "or", "to", "in", "on", "for", "with"}
-    )
-    return is_all_caps(text) or capitalised == len(words)
 
 
 class GenericParser:
