@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from rulings.build import build  # noqa: E402
 from rulings.graph.store import Store  # noqa: E402
 from rulings.settings import Settings  # noqa: E402
+from rulings.urls import urls  # noqa: E402
 from tests.server import running_server  # noqa: E402
 
 SERVE = (sys.executable, "-m", "rulings", "serve")
@@ -47,11 +48,11 @@ def mixed_paths(store: Store, rng: random.Random) -> list[str]:
     ]
     for game in store.games():
         versions = [v.label for v in store.versions(game)]
-        paths.append(f"/{game.slug}/")
+        paths.append(urls.game(game.slug))
         for term in store.terms(game):
-            paths.append(f"/{game.slug}/terms/{term.slug}")
-            paths.append(f"/{game.slug}/v/{rng.choice(versions)}/terms/{term.slug}")
-        paths += [f"/{game.slug}/rulings/{r['slug']}" for r in store.rulings(game)[:60]]
+            paths.append(urls.term(game.slug, term.slug))
+            paths.append(urls.term(game.slug, term.slug, rng.choice(versions)))
+        paths += [urls.ruling(game.slug, r["slug"]) for r in store.rulings(game)[:60]]
         paths += [f"/search?q={urllib.parse.quote(q)}&game={game.slug}" for q in queries]
         paths += [f"/api/search?q={urllib.parse.quote(q)}" for q in queries]
     paths += [

@@ -28,6 +28,7 @@ from rulings.graph.store import Store
 from rulings.index.search import Searcher
 from rulings.ingest.importer import import_folder
 from rulings.settings import Settings
+from rulings.urls import urls
 from rulings.web import create_app
 from tests.shared import require_shared
 
@@ -117,7 +118,7 @@ def measure(size: int, root: Path) -> dict:
         game = rng.choice(games)
         terms = store.terms(game)
         if terms:
-            pages.append(f"/{game.slug}/terms/{rng.choice(terms).slug}")
+            pages.append(urls.term(game.slug, rng.choice(terms).slug))
     page_ms = [t for url in pages for t in timed(partial(client.get, url), 1)]
     counts = store.counts()
     search_ms.sort()

@@ -9,22 +9,23 @@ import textwrap
 
 import click
 
+from . import __version__
 from .build import build as run_build
 from .build import ensure_built
-from .errors import BadRequest, RulingsError
+from .errors import BadRequest, RulingsError, Unanswerable
 from .graph import answers
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
 from .markup import plain_text
 from .settings import Settings
 
-EXIT_NEGATIVE = 1  # a well-formed question whose answer is "no such thing"
-EXIT_USAGE = 2
 
+class CliState:
+    """What every command shares: where the corpus and store are, the store opened once, JSON mode."""
 
-class Context:
     def __init__(self, corpus: str | None, store: str | None):
         self.settings = Settings.resolve(corpus, store)
+        self.as_json = False  # set by --json (json_option), so errors print as JSON too
         self._store: Store | None = None
         self._searcher = None
 
@@ -43,6 +44,15 @@ class Context:
         return self._searcher
 
 
+def _remember_json(ctx: click.Context, _param, value: bool) -> bool:
+    ctx.find_object(CliState).as_json = value
+    return value
+
+
+def json_option(help: str = "Print JSON (a negative answer or an error too: {status, message, ...})."):
+    return click.option("--json", "as_json", is_flag=True, help=help, callback=_remember_json)
+
+
 def _emit(data, as_json: bool, human) -> None:
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -50,40 +60,47 @@ def _emit(data, as_json: bool, human) -> None:
         human(data)
 
 
-def _fail_on_status(data) -> None:
-    if isinstance(data, dict) and data.get("status") not in (None, "ok"):
-        sys.exit(EXIT_NEGATIVE)
+def _human_error(error: RulingsError) -> None:
+    if isinstance(error, Unanswerable):  # a negative answer is an answer: stdout, "status: message"
+        click.echo(f"{error.status}: {error.message}")
+        if error.extra.get("suggestions"):
+            click.echo("did you mean: " + ", ".join(error.extra["suggestions"]))
+    else:
+        click.echo(f"error: {error.message}", err=True)
 
 
 class RulingsGroup(click.Group):
-    """Turns our errors into one clean line on stderr and a documented exit status."""
+    """Every error of the service ends a command the same way: its JSON shape under ``--json``,
+    otherwise one clean line; then the error's documented exit status."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except BadRequest as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_USAGE)
-        except RulingsError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(exc.exit_code)
+        except RulingsError as error:
+            state = ctx.find_object(CliState)
+            if state is not None and state.as_json:
+                click.echo(json.dumps(error.to_dict(), ensure_ascii=False, indent=2))
+            else:
+                _human_error(error)
+            sys.exit(error.exit_code)
 
 
 @click.group(cls=RulingsGroup)
+@click.version_option(__version__, prog_name="rulings")
 @click.option("--corpus", type=click.Path(file_okay=False), help="Corpus folder (default: ./corpus).")
 @click.option("--store", type=click.Path(file_okay=False), help="Where builds live (default: ./var/store).")
 @click.pass_context
 def main(ctx: click.Context, corpus: str | None, store: str | None) -> None:
     """Rules references, rulings and rule versions for card games."""
-    ctx.obj = Context(corpus, store)
+    ctx.obj = CliState(corpus, store)
 
 
 @main.command()
 @click.option("--corpus", "corpus_override", type=click.Path(file_okay=False), help="Corpus folder to build.")
 @click.option("--full", is_flag=True, help="Rebuild every game, not just the changed ones.")
-@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON.")
+@json_option("Print the build report as JSON (an error too: {status, message, ...}).")
 @click.pass_obj
-def build(obj: Context, corpus_override: str | None, full: bool, as_json: bool) -> None:
+def build(obj: CliState, corpus_override: str | None, full: bool, as_json: bool) -> None:
     """Parse the corpus and build graph + index; swap in atomically."""
     settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.settings.store)
     report = run_build(settings, incremental=not full)
@@ -113,15 +130,11 @@ def build(obj: Context, corpus_override: str | None, full: bool, as_json: bool) 
 @click.argument("game")
 @click.option("--version", "version", help="Only terms defined in this version.")
 @click.option("--all", "include_sections", is_flag=True, help="Include document sections.")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @click.pass_obj
-def terms(obj: Context, game: str, version: str | None, include_sections: bool, as_json: bool) -> None:
+def terms(obj: CliState, game: str, version: str | None, include_sections: bool, as_json: bool) -> None:
     """List a game's glossary terms."""
-    try:
-        data = answers.terms_listing(obj.store, game, version, include_sections)
-    except answers.Unanswerable as no:
-        _emit(no.payload, as_json, lambda d: click.echo(f"{d['status']}: {d['message']}", err=True))
-        sys.exit(EXIT_NEGATIVE)
+    data = answers.terms_listing(obj.store, game, version, include_sections)
 
     def human(rows):
         for row in rows:
@@ -133,11 +146,6 @@ def terms(obj: Context, game: str, version: str | None, include_sections: bool, 
 
 
 def _human_applies(d: dict) -> None:
-    if d.get("status") != "ok":
-        click.echo(f"{d['status']}: {d['message']}")
-        if d.get("suggestions"):
-            click.echo("did you mean: " + ", ".join(d["suggestions"]))
-        return
     click.echo(f"{d['term']} \u2014 as in force in {d['in_force']}")
     source = d["source"]
     click.echo(
@@ -161,21 +169,15 @@ def _human_applies(d: dict) -> None:
 @click.argument("term")
 @click.option("--version", "version", help="A version label, e.g. 1.2.")
 @click.option("--date", "date", help="A date, YYYY-MM-DD: the version in force that day.")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @click.pass_obj
-def applies(obj: Context, game: str, term: str, version: str | None, date: str | None, as_json: bool) -> None:
+def applies(obj: CliState, game: str, term: str, version: str | None, date: str | None, as_json: bool) -> None:
     """Which text of TERM applies at a version or on a date."""
-    if version and date:
-        raise click.UsageError("give --version or --date, not both")
     data = answers.applies(obj.store, game, term, version=version, date=date)
     _emit(data, as_json, _human_applies)
-    _fail_on_status(data)
 
 
 def _human_diff(d: dict) -> None:
-    if d.get("status") != "ok":
-        click.echo(f"{d['status']}: {d['message']}")
-        return
     click.echo(f"{d['term']}: {d['from']} -> {d['to']}" + ("" if d["changed"] else " (unchanged)"))
     marks = {"equal": ("", ""), "insert": ("{+", "+}"), "delete": ("[-", "-]")}
     color = {"insert": "green", "delete": "red"}
@@ -192,29 +194,25 @@ def _human_diff(d: dict) -> None:
 @click.argument("term")
 @click.argument("start", metavar="FROM")
 @click.argument("end", metavar="TO")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @click.pass_obj
-def diff(obj: Context, game: str, term: str, start: str, end: str, as_json: bool) -> None:
+def diff(obj: CliState, game: str, term: str, start: str, end: str, as_json: bool) -> None:
     """Word-level diff of TERM between two versions."""
     data = answers.diff(obj.store, game, term, start, end)
     _emit(data, as_json, _human_diff)
-    _fail_on_status(data)
 
 
 @main.command()
 @click.argument("game")
 @click.argument("start", metavar="FROM")
 @click.argument("end", metavar="TO")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @click.pass_obj
-def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> None:
+def changes(obj: CliState, game: str, start: str, end: str, as_json: bool) -> None:
     """Terms added, removed and changed between two versions."""
     data = answers.changes(obj.store, game, start, end)
 
     def human(d):
-        if d.get("status") != "ok":
-            click.echo(f"{d['status']}: {d['message']}")
-            return
         click.echo(f"{d['game']}: {d['from']} -> {d['to']}")
         for kind in ("added", "changed", "removed"):
             click.echo(f"\n{kind} ({len(d[kind])}):")
@@ -222,7 +220,6 @@ def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> Non
                 click.echo(f"  {name}")
 
     _emit(data, as_json, human)
-    _fail_on_status(data)
 
 
 @main.command()
@@ -235,10 +232,10 @@ def changes(obj: Context, game: str, start: str, end: str, as_json: bool) -> Non
 )
 @click.option("--version", "version", help="Search the texts of this version.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @click.pass_obj
 def search(
-    obj: Context, query: str, game: str | None, kind: str | None, version: str | None, limit: int, as_json: bool
+    obj: CliState, query: str, game: str | None, kind: str | None, version: str | None, limit: int, as_json: bool
 ) -> None:
     """Ranked full-text search; the defining entry first."""
     game_slug = None
@@ -265,7 +262,7 @@ def search(
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--threads", default=8, show_default=True, type=int)
 @click.pass_obj
-def serve(obj: Context, host: str, port: int, threads: int) -> None:
+def serve(obj: CliState, host: str, port: int, threads: int) -> None:
     """Serve the site and the JSON API with waitress (production WSGI server)."""
     from waitress import serve as waitress_serve
 
@@ -288,11 +285,11 @@ def serve(obj: Context, host: str, port: int, threads: int) -> None:
     show_default="RULINGS_BASE_URL or http://127.0.0.1:5000",
 )
 @click.pass_obj
-def linkify(obj: Context, game: str, fmt: str, base_url: str) -> None:
+def linkify(obj: CliState, game: str, fmt: str, base_url: str) -> None:
     """Read a post on stdin, write it with [[term]] mentions linked."""
     from .graph.linkify import linkify as run_linkify
 
-    found = answers.game_or_404(obj.store, game)
+    found = answers.require_game(obj.store, game)
     result = run_linkify(obj.store, found, sys.stdin.read(), fmt, base_url)
     click.echo(result["text"], nl=False)
     for missing in result["unresolved"]:
@@ -308,7 +305,7 @@ def linkify(obj: Context, game: str, fmt: str, base_url: str) -> None:
     help="Absolute URL the site will live at (used in citations and feeds).",
 )
 @click.pass_obj
-def export(obj: Context, directory: str, base_url: str) -> None:
+def export(obj: CliState, directory: str, base_url: str) -> None:
     """Write the whole site as static files into DIRECTORY."""
     from pathlib import Path
 
@@ -335,7 +332,7 @@ def export(obj: Context, directory: str, base_url: str) -> None:
 )
 @click.option("--link", is_flag=True, help="Symlink the documents instead of copying them.")
 @click.pass_obj
-def import_(obj: Context, source: str, corpus: str | None, group: bool, link: bool) -> None:
+def import_(obj: CliState, source: str, corpus: str | None, group: bool, link: bool) -> None:
     """Create one game (with a generated game.toml) per rulebook file in SOURCE."""
     from pathlib import Path
 
@@ -352,9 +349,9 @@ def import_(obj: Context, source: str, corpus: str | None, group: bool, link: bo
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @click.pass_obj
-def stats(obj: Context, as_json: bool) -> None:
+def stats(obj: CliState, as_json: bool) -> None:
     """Counts of what the current build holds."""
     store = obj.store
     data = {"build": store.build.name, "counts": store.counts(), "games": []}

@@ -18,6 +18,7 @@ from pathlib import Path
 from .graph.store import Store
 from .markup import plain_text
 from .settings import Settings
+from .urls import urls
 
 ATTR = re.compile(r'(\s(?:href|src|action)=")(/(?!/)[^"]*)(")')
 
@@ -44,26 +45,25 @@ def relative(from_file: str, url: str) -> str:
     return rel + (f"?{query}" if sep_q else "") + (f"#{anchor}" if sep_h else "")
 
 
-def urls(store: Store) -> list[str]:
+def start_pages(store: Store) -> list[str]:
     """The pages to start from, in a stable order (the export also follows every link they hold)."""
-    out = ["/", "/search"]
+    out = [urls.home(), urls.search()]
     for game in store.games():
-        base = f"/{game.slug}"
-        out += [f"{base}/", f"{base}/feed.atom"]
+        out += [urls.game(game.slug), urls.feed(game.slug)]
         versions = store.versions(game)
         for before, after in pairwise(versions):
-            out.append(f"{base}/changes/{before.label}..{after.label}")
+            out.append(urls.changes(game.slug, before.label, after.label))
         for term in store.terms(game):
             revisions = store.revisions(term)
-            out += [f"{base}/terms/{term.slug}", f"{base}/terms/{term.slug}/history"]
+            out += [urls.term(game.slug, term.slug), urls.history(game.slug, term.slug)]
             first = revisions[0].ordinal if revisions else 0
-            out += [f"{base}/v/{v.label}/terms/{term.slug}" for v in versions if v.ordinal >= first]
+            out += [urls.term(game.slug, term.slug, v.label) for v in versions if v.ordinal >= first]
             for a, b in pairwise(revisions):
-                out.append(f"{base}/terms/{term.slug}/diff/{a.version}..{b.version}")
+                out.append(urls.diff(game.slug, term.slug, a.version, b.version))
             if revisions and revisions[-1].version != versions[-1].label and len(versions) > 1:
-                out.append(f"{base}/terms/{term.slug}/diff/{revisions[0].version}..{versions[-1].label}")
-        out += [f"{base}/rulings/{r['slug']}" for r in store.rulings(game)]
-        out += [f"{base}/cards/{c['slug']}" for c in store.cards(game)]
+                out.append(urls.diff(game.slug, term.slug, revisions[0].version, versions[-1].label))
+        out += [urls.ruling(game.slug, r["slug"]) for r in store.rulings(game)]
+        out += [urls.card(game.slug, c["slug"]) for c in store.cards(game)]
     return out
 
 
@@ -92,7 +92,7 @@ def search_index(store: Store) -> list[dict]:
                     "title": revision.name,
                     "game": game.slug,
                     "kind": term.kind,
-                    "path": page_file(f"/{game.slug}/terms/{term.slug}"),
+                    "path": page_file(urls.term(game.slug, term.slug)),
                     "text": plain_text(revision.text)[:400],
                 }
             )
@@ -102,7 +102,7 @@ def search_index(store: Store) -> list[dict]:
                     "title": ruling["title"],
                     "game": game.slug,
                     "kind": "ruling",
-                    "path": page_file(f"/{game.slug}/rulings/{ruling['slug']}"),
+                    "path": page_file(urls.ruling(game.slug, ruling["slug"])),
                     "text": plain_text(ruling["text"])[:400],
                 }
             )
@@ -119,7 +119,7 @@ def export(settings: Settings, target: Path, base_url: str = "http://localhost/"
     store = Store(build)
     target.mkdir(parents=True, exist_ok=True)
     written, failed = 0, []
-    queue = deque(urls(store))
+    queue = deque(start_pages(store))
     seen = set(queue)
     while queue:
         url = queue.popleft()

@@ -1,7 +1,8 @@
 """The library API behind the CLI, the JSON API and the pages: which version applies, history, diffs.
 
-Every function returns plain data in the shapes PRODUCT.md's CLI/JSON contract
-names, so the same answer reaches a terminal, a script and a browser.
+Every function returns plain data in the shapes of the README's CLI/JSON contract, so the same
+answer reaches a terminal, a script and a browser; a negative answer is raised as ``Unanswerable``
+(``errors.py``), which every channel shows the same way.
 """
 
 from __future__ import annotations
@@ -10,26 +11,21 @@ import datetime as dt
 import difflib
 import re
 
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest, Unanswerable
 from ..markup import plain_text
 from ..text import base_key, fold, name_key, split_qualifier
+from ..urls import urls
 from .store import Game, RevisionRow, Store, TermRow, VersionRow
 
 
-class Unanswerable(Exception):
-    """A well-formed question with a negative answer (status + message + extra fields)."""
-
-    def __init__(self, status: str, message: str, **extra):
-        super().__init__(message)
-        self.payload = {"status": status, "message": message, **extra}
-
-
 # -- lookups ------------------------------------------------------------------
-def game_or_404(store: Store, slug: str) -> Game:
+def require_game(store: Store, slug: str) -> Game:
+    """The game a slug or alias names, or the ``unknown-game`` answer (listing the games there are)."""
     game = store.game(slug)
     if game is None:
-        names = ", ".join(g.slug for g in store.games())
-        raise NotFound(f"unknown game {slug!r} (known: {names})")
+        games = [g.slug for g in store.games()]
+        known = ", ".join(games[:10]) + (f" and {len(games) - 10} more" if len(games) > 10 else "")
+        raise Unanswerable("unknown-game", f"unknown game {slug!r} (known: {known})", games=games)
     return game
 
 
@@ -111,9 +107,17 @@ def in_force(revisions: list[RevisionRow], ordinal: int) -> tuple[RevisionRow | 
     return current, after
 
 
-def term_url(game: Game, term: TermRow, version: str | None = None, anchor: str | None = None) -> str:
-    base = f"/{game.slug}/v/{version}/terms/{term.slug}" if version else f"/{game.slug}/terms/{term.slug}"
-    return f"{base}#{anchor}" if anchor else base
+def not_defined(term: TermRow, target: VersionRow, revisions: list[RevisionRow]) -> Unanswerable:
+    """The answer for a term asked about at a version before it existed."""
+    first = revisions[0] if revisions else None
+    return Unanswerable(
+        "not-defined",
+        f"{term.name} is not defined in version {target.label}"
+        + (f"; it was introduced in {first.version}" if first else ""),
+        term=term.name,
+        in_force=target.label,
+        first_defined={"version": first.version, "date": first.date} if first else None,
+    )
 
 
 def resolved_definition(store: Store, game: Game, revision: RevisionRow) -> dict | None:
@@ -143,41 +147,28 @@ def _subdefs_at(store: Store, term: TermRow, ordinal: int) -> list[dict]:
 
 # -- which version applies -------------------------------------------------------
 def applies(store: Store, game_slug: str, name: str, version: str | None = None, date: str | None = None) -> dict:
-    """The answer to "which text of TERM was in force at VERSION / on DATE?" (see PRODUCT.md)."""
-    try:
-        game = store.game(game_slug)
-        if game is None:
-            raise Unanswerable("unknown-game", f"unknown game {game_slug!r}", games=[g.slug for g in store.games()])
-        versions = store.versions(game)
-        if version and date:
-            raise BadRequest("give --version or --date, not both")
-        if date:
-            target = version_on(store, game, parse_date(date))
-        elif version:
-            target = version_by_label(store, game, version)
-        else:
-            target = versions[-1]
-        term, anchor = term_or_unknown(store, game, name)
-        revisions = store.revisions(term)
-        current, after = in_force(revisions, target.ordinal)
-        if current is None:
-            first = revisions[0] if revisions else None
-            raise Unanswerable(
-                "not-defined",
-                f"{term.name} is not defined in version {target.label}"
-                + (f"; it was introduced in {first.version}" if first else ""),
-                term=term.name,
-                in_force=target.label,
-                first_defined={"version": first.version, "date": first.date} if first else None,
-            )
-        return _answer(store, game, term, anchor, target, current, after, revisions)
-    except Unanswerable as no:
-        return no.payload
+    """The answer to "which text of TERM was in force at VERSION / on DATE?" (README "Versions")."""
+    game = require_game(store, game_slug)
+    versions = store.versions(game)
+    if version and date:
+        raise BadRequest("give --version or --date, not both")
+    if date:
+        target = version_on(store, game, parse_date(date))
+    elif version:
+        target = version_by_label(store, game, version)
+    else:
+        target = versions[-1]
+    term, anchor = term_or_unknown(store, game, name)
+    revisions = store.revisions(term)
+    current, after = in_force(revisions, target.ordinal)
+    if current is None:
+        raise not_defined(term, target, revisions)
+    return _answer(store, game, term, anchor, target, current, after, revisions)
 
 
 def _answer(store, game, term, anchor, target, current: RevisionRow, after, revisions) -> dict:
     notes = list(current.notes)
-    text, shown_name, url = current.text, current.name, term_url(game, term, target.label, anchor)
+    text, shown_name, url = current.text, current.name, urls.term(game.slug, term.slug, target.label, anchor)
     if anchor:  # a sub-definition asked for by name ("Stunned")
         sub = store.subdef_text(term.id, anchor, target.ordinal)
         if sub:
@@ -193,7 +184,7 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
                 f"In {current.version} the entry {current.name} says \u201cSee: "
                 f"{', '.join(current.redirect)}\u201d; shown is the definition of {where} there.",
             )
-            url = term_url(game, found["term"], target.label, found["anchor"])
+            url = urls.term(game.slug, found["term"].slug, target.label, found["anchor"])
     for version in store.versions(game):
         if version.ordinal == target.ordinal:
             notes.extend(version.notes)
@@ -235,7 +226,7 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
                 "source": revision.source,
                 "text": revision.text,
                 "superseded_by": {"version": nxt.version, "date": nxt.date} if nxt else None,
-                "url": term_url(game, term, revision.version),
+                "url": urls.term(game.slug, term.slug, revision.version),
             }
         )
     return out
@@ -295,72 +286,66 @@ def _version_arg(store: Store, game: Game, text: str) -> VersionRow:
 
 
 def diff(store: Store, game_slug: str, name: str, start: str, end: str) -> dict:
-    try:
-        game = game_or_404(store, game_slug)
-        a, b = _version_arg(store, game, start), _version_arg(store, game, end)
-        term, _ = term_or_unknown(store, game, name)
-        revisions = store.revisions(term)
-        old, _ = in_force(revisions, a.ordinal)
-        new, _ = in_force(revisions, b.ordinal)
-        old_text = plain_text(old.text) if old else ""
-        new_text = plain_text(new.text) if new else ""
-        return {
-            "status": "ok",
-            "game": game.slug,
-            "term": term.name,
-            "slug": term.slug,
-            "from": a.label,
-            "to": b.label,
-            "from_revision": old.version if old else None,
-            "to_revision": new.version if new else None,
-            "changed": old_text != new_text,
-            "complete": bool((old is None or old.complete) and (new is None or new.complete)),
-            "ops": word_diff(old_text, new_text),
-        }
-    except Unanswerable as no:
-        return no.payload
+    game = require_game(store, game_slug)
+    a, b = _version_arg(store, game, start), _version_arg(store, game, end)
+    term, _ = term_or_unknown(store, game, name)
+    revisions = store.revisions(term)
+    old, _ = in_force(revisions, a.ordinal)
+    new, _ = in_force(revisions, b.ordinal)
+    old_text = plain_text(old.text) if old else ""
+    new_text = plain_text(new.text) if new else ""
+    return {
+        "status": "ok",
+        "game": game.slug,
+        "term": term.name,
+        "slug": term.slug,
+        "from": a.label,
+        "to": b.label,
+        "from_revision": old.version if old else None,
+        "to_revision": new.version if new else None,
+        "changed": old_text != new_text,
+        "complete": bool((old is None or old.complete) and (new is None or new.complete)),
+        "ops": word_diff(old_text, new_text),
+    }
 
 
 def changes(store: Store, game_slug: str, start: str, end: str) -> dict:
-    try:
-        game = game_or_404(store, game_slug)
-        a, b = _version_arg(store, game, start), _version_arg(store, game, end)
-        added, removed, changed = [], [], []
-        details = []
-        for term in store.terms(game):
-            revisions = store.revisions(term)
-            old, _ = in_force(revisions, a.ordinal)
-            new, _ = in_force(revisions, b.ordinal)
-            if old is None and new is not None:
-                added.append(term.name)
-                details.append({"term": term.name, "slug": term.slug, "kind": "added", "version": new.version})
-            elif old is not None and new is None:
-                removed.append(term.name)
-                details.append({"term": term.name, "slug": term.slug, "kind": "removed", "version": old.version})
-            elif old is not None and new is not None and old.id != new.id:
-                changed.append(term.name)
-                details.append(
-                    {
-                        "term": term.name,
-                        "slug": term.slug,
-                        "kind": "changed",
-                        "version": new.version,
-                        "change": new.change,
-                        "complete": new.complete,
-                    }
-                )
-        return {
-            "status": "ok",
-            "game": game.slug,
-            "from": a.label,
-            "to": b.label,
-            "added": added,
-            "removed": removed,
-            "changed": changed,
-            "terms": details,
-        }
-    except Unanswerable as no:
-        return no.payload
+    game = require_game(store, game_slug)
+    a, b = _version_arg(store, game, start), _version_arg(store, game, end)
+    added, removed, changed = [], [], []
+    details = []
+    for term in store.terms(game):
+        revisions = store.revisions(term)
+        old, _ = in_force(revisions, a.ordinal)
+        new, _ = in_force(revisions, b.ordinal)
+        if old is None and new is not None:
+            added.append(term.name)
+            details.append({"term": term.name, "slug": term.slug, "kind": "added", "version": new.version})
+        elif old is not None and new is None:
+            removed.append(term.name)
+            details.append({"term": term.name, "slug": term.slug, "kind": "removed", "version": old.version})
+        elif old is not None and new is not None and old.id != new.id:
+            changed.append(term.name)
+            details.append(
+                {
+                    "term": term.name,
+                    "slug": term.slug,
+                    "kind": "changed",
+                    "version": new.version,
+                    "change": new.change,
+                    "complete": new.complete,
+                }
+            )
+    return {
+        "status": "ok",
+        "game": game.slug,
+        "from": a.label,
+        "to": b.label,
+        "added": added,
+        "removed": removed,
+        "changed": changed,
+        "terms": details,
+    }
 
 
 # -- the glossary listing ------------------------------------------------------------
@@ -370,7 +355,7 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
     ``redirect`` is where the entry points ("See: Keywords") in the latest version
     in which it only pointed elsewhere; ``see_also`` gathers every version's links.
     """
-    game = game_or_404(store, game_slug)
+    game = require_game(store, game_slug)
     target = version_by_label(store, game, version) if version else None
     kinds = ("entry", "keyword", "section") if include_sections else ("entry", "keyword")
     out = []
@@ -389,7 +374,7 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
             target_term, _ = store.find_term(game, pointer.redirect[0])
             redirect = found["term"].name if found else target_term.name if target_term else pointer.redirect[0]
             if found:
-                redirect_url = term_url(game, found["term"], None, found["anchor"])
+                redirect_url = urls.term(game.slug, found["term"].slug, anchor=found["anchor"])
         # The graph's see-also edges: this version's first, then earlier versions' (terms stay related).
         see_also = []
         for revision in [current, *reversed(revisions)]:
@@ -410,9 +395,9 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
                 "see_also": see_also,
                 "versions": [r.version for r in revisions],
                 "subdefinitions": [
-                    {"name": s["name"], "url": term_url(game, term, None, s["anchor"])} for s in subdefs
+                    {"name": s["name"], "url": urls.term(game.slug, term.slug, anchor=s["anchor"])} for s in subdefs
                 ],
-                "url": term_url(game, term),
+                "url": urls.term(game.slug, term.slug),
             }
         )
     return out

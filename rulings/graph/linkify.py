@@ -5,7 +5,9 @@ from __future__ import annotations
 import html
 import re
 
-from .answers import Unanswerable, term_url, version_by_label
+from ..errors import Unanswerable
+from ..urls import Urls
+from .answers import version_by_label
 from .store import Game, Store
 
 MENTION = re.compile(r"\[\[([^\[\]|@\n]{1,80})(?:@([^\[\]|\n]{1,20}))?(?:\|([^\[\]\n]{1,80}))?\]\]")
@@ -16,7 +18,7 @@ def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url
     """The text with every resolvable mention linked, and the mentions that were not."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}")
-    base = base_url.rstrip("/")
+    site = Urls(base_url)
     unresolved: list[str] = []
     links: list[dict] = []
 
@@ -32,7 +34,7 @@ def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url
         if term is None:
             unresolved.append(match.group(0))
             return _escape(match.group(0), fmt)
-        url = base + term_url(game, term, pinned, anchor)
+        url = site.term(game.slug, term.slug, pinned, anchor)
         shown = label or (name if name.lower() != term.name.lower() else term.name)
         if pinned and not label:
             shown = f"{shown} (v{pinned})"

@@ -12,6 +12,7 @@ from bisect import bisect_left
 from pathlib import Path
 
 from ..text import fold
+from ..urls import urls
 
 SCAN = 200  # keys looked at per keystroke at most (plenty to fill a short list)
 
@@ -35,7 +36,7 @@ class Completions:
                     "game": game,
                     "game_name": game_name,
                     "kind": kind,
-                    "url": f"/{game}/terms/{slug}",
+                    "url": urls.term(game, slug),
                 }
             words = fold(name).lower().split()
             keyed.update((" ".join(words[i:]), ident) for i in range(len(words)))

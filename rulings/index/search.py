@@ -21,6 +21,7 @@ from whoosh import index as whoosh_index
 from whoosh import query as Q
 
 from ..text import name_key
+from ..urls import urls
 from .completion import Completions
 from .schema import QUESTION_WORDS
 
@@ -307,7 +308,7 @@ class Searcher:
         for score, _, _hit, fields in scored[:limit]:
             url = fields["url"]
             if version and fields["kind"] != "ruling":  # pinned to the version searched
-                url = f"/{fields['game']}/v/{version}/terms/{fields['slug']}"
+                url = urls.term(fields["game"], fields["slug"], version)
             hits.append(
                 Hit(
                     fields["title"],

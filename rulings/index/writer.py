@@ -11,6 +11,7 @@ from whoosh import index as whoosh_index
 
 from ..markup import plain_text
 from ..text import name_key
+from ..urls import urls
 from .schema import schema
 
 OPENING_WORDS = 80
@@ -56,7 +57,7 @@ def documents(conn: sqlite3.Connection, only: list[str] | None = None):
                 body = plain_text(text)
                 if not body and json.loads(redirect):
                     body = _redirect_text(conn, game_id, rev_name, json.loads(redirect), ordinal)
-                url = f"/{game}/terms/{slug}" if latest else f"/{game}/v/{label}/terms/{slug}"
+                url = urls.term(game, slug, None if latest else label)
                 yield dict(
                     id=f"t:{rev_id}",
                     game=game,
@@ -114,7 +115,7 @@ def documents(conn: sqlite3.Connection, only: list[str] | None = None):
                 context=" ".join(x for x in (group, section) if x),
                 body=plain_text(text),
                 slug=slug,
-                url=f"/{game}/rulings/{slug}",
+                url=urls.ruling(game, slug),
                 aliases="[]",
                 version=None,
             )

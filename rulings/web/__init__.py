@@ -6,12 +6,10 @@ import importlib.util
 import os
 from pathlib import Path
 
-from flask import Flask, g, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask import Flask, current_app, g
 
-from ..errors import RulingsError, StoreError
-from ..graph.answers import Unanswerable
 from ..settings import Settings
+from . import errors
 from .state import Current
 
 CSP = (
@@ -32,6 +30,10 @@ def package_folder(package: str) -> str:
 
 
 def create_app(settings: Settings | None = None, *, static_export: bool = False) -> Flask:
+    """The site and the API over the current build of ``settings.store``.
+
+    ``static_export`` renders pages for ``rulings export`` (links that work from files).
+    """
     settings = settings or Settings.resolve()
     app = Flask(
         __name__,
@@ -39,72 +41,41 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
         static_folder=package_folder("rulings.static"),
         static_url_path="/static",
     )
-    app.config.update(
-        SETTINGS=settings,
-        STATIC_EXPORT=static_export,
-        JSON_SORT_KEYS=False,
-        MAX_CONTENT_LENGTH=64 * 1024,
-        TEMPLATES_AUTO_RELOAD=False,
-        BASE_URL=os.environ.get("RULINGS_BASE_URL") or None,
-    )
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
+    configure(app, settings, static_export)
     app.extensions["rulings"] = Current(Path(settings.store))
+    app.before_request(open_build)
+    app.after_request(security_headers)
+    errors.register(app)
 
     from . import api, site
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
-
-    @app.before_request
-    def open_build():
-        g.loaded = app.extensions["rulings"].get()
-
-    @app.after_request
-    def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        return response
-
-    def wants_json() -> bool:
-        return request.path.startswith("/api/") or request.path == "/api"
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        if error.response is not None:  # abort(redirect(...)): the response is the answer
-            return error.response
-        message = error.description or "Not found"
-        if wants_json():
-            return jsonify({"status": "error", "code": error.code, "message": message}), error.code
-        return render_template("error.html", code=error.code, message=message), error.code
-
-    @app.errorhandler(Unanswerable)
-    def negative_answer(error: Unanswerable):  # e.g. a version the game never had
-        if wants_json():
-            return jsonify(error.payload), 404
-        return render_template("error.html", code=404, message=error.payload["message"]), 404
-
-    @app.errorhandler(StoreError)
-    def no_store(error: StoreError):
-        if wants_json():
-            return jsonify({"status": "error", "code": 503, "message": str(error)}), 503
-        return render_template("error.html", code=503, message=str(error)), 503
-
-    @app.errorhandler(RulingsError)
-    def rulings_error(error: RulingsError):
-        code = 404 if error.exit_code == 1 else 400
-        if wants_json():
-            return jsonify({"status": "error", "code": code, "message": str(error)}), code
-        return render_template("error.html", code=code, message=str(error)), code
-
-    @app.errorhandler(Exception)
-    def unexpected(error: Exception):  # never a traceback to the client
-        app.logger.exception("unhandled error on %s", request.path)
-        if wants_json():
-            return jsonify({"status": "error", "code": 500, "message": "internal error"}), 500
-        return render_template("error.html", code=500, message="Something went wrong."), 500
-
     return app
+
+
+def configure(app: Flask, settings: Settings, static_export: bool) -> None:
+    app.config.update(
+        SETTINGS=settings,
+        STATIC_EXPORT=static_export,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        TEMPLATES_AUTO_RELOAD=False,
+        # Canonical links, citations and feeds use it rather than the Host header, which a client can forge.
+        BASE_URL=os.environ.get("RULINGS_BASE_URL") or None,
+    )
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+
+
+def open_build() -> None:
+    """Each request answers from one build, even if a new one becomes current meanwhile."""
+    g.loaded = current_app.extensions["rulings"].get()
+
+
+def security_headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    return response

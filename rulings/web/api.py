@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 
-from ..errors import BadRequest
+from ..errors import BadRequest, NotFound
 from ..graph import answers
 from ..graph.linkify import FORMATS, linkify
-from . import views
+from . import games, views
+from .context import base_url, game, loaded, store
 from .lookup import (
     card_or_404,
-    game_or_404,
     ruling_or_404,
     search_args,
     span_or_404,
@@ -19,23 +19,18 @@ from .lookup import (
     version_or_404,
 )
 from .openapi import spec
-from .views import store
 
 bp = Blueprint("api", __name__)
-
-
-def answer_response(data: dict):
-    """An answer as JSON: 200 when its status is ok, else 404 carrying the answer's status."""
-    return jsonify(data), (200 if data.get("status") == "ok" else 404)
+games.register(bp, redirect_aliases=False)
 
 
 @bp.route("/openapi.json")
 def openapi():
-    return jsonify(spec(views.base_url()))
+    return jsonify(spec(base_url()))
 
 
 @bp.route("/games")
-def games():
+def game_list():
     return jsonify(
         [
             {"slug": g.slug, "name": g.name, "aliases": g.aliases, "url": url_for("site.game_home", game=g.slug)}
@@ -45,9 +40,8 @@ def games():
 
 
 @bp.route("/<game>")
-def game(game: str):
-    found = game_or_404(game)
-    st = store()
+def game_summary():
+    found, st = game(), store()
     return jsonify(
         {
             "slug": found.slug,
@@ -63,13 +57,9 @@ def game(game: str):
 
 
 @bp.route("/<game>/terms")
-def terms(game: str):
-    found = game_or_404(game)
+def terms():
     version = request.args.get("version")
-    try:
-        return jsonify(answers.terms_listing(store(), found.slug, version, request.args.get("all") == "1"))
-    except answers.Unanswerable as no:
-        return answer_response(no.payload)
+    return jsonify(answers.terms_listing(store(), game().slug, version, request.args.get("all") == "1"))
 
 
 def _term_json(page: views.TermPage) -> dict:
@@ -113,82 +103,64 @@ def _term_json(page: views.TermPage) -> dict:
 
 
 @bp.route("/<game>/terms/<slug>")
-def term(game: str, slug: str):
-    found = game_or_404(game)
-    term_row = term_or_404(found, slug)
-    page = views.term_page(found, term_row, None)
+def term(slug: str):
+    term_row = term_or_404(game(), slug)
+    page = views.term_page(game(), term_row, None)
     if page is None:
-        abort(404, f"{term_row.name} is not defined in the current version.")
+        raise NotFound(f"{term_row.name} is not defined in the current version.")
     return jsonify(_term_json(page))
 
 
 @bp.route("/<game>/v/<version>/terms/<slug>")
-def term_pinned(game: str, version: str, slug: str):
-    found = game_or_404(game)
-    target = version_or_404(found, version)
-    term_row = term_or_404(found, slug)
-    page = views.term_page(found, term_row, target)
+def term_pinned(version: str, slug: str):
+    target = version_or_404(game(), version)
+    term_row = term_or_404(game(), slug)
+    page = views.term_page(game(), term_row, target)
     if page is None:
-        first = store().revisions(term_row)[0]
-        return answer_response(
-            {
-                "status": "not-defined",
-                "message": f"{term_row.name} is not defined in {target.label}",
-                "first_defined": {"version": first.version, "date": first.date},
-            }
-        )
+        raise answers.not_defined(term_row, target, store().revisions(term_row))
     return jsonify(_term_json(page))
 
 
 @bp.route("/<game>/terms/<slug>/history")
-def history(game: str, slug: str):
-    found = game_or_404(game)
-    term_row = term_or_404(found, slug)
+def history(slug: str):
+    term_row = term_or_404(game(), slug)
     return jsonify(
         {
             "status": "ok",
-            "game": found.slug,
+            "game": game().slug,
             "term": term_row.name,
             "slug": term_row.slug,
-            "revisions": answers.history(store(), found, term_row),
+            "revisions": answers.history(store(), game(), term_row),
         }
     )
 
 
 @bp.route("/<game>/terms/<slug>/diff/<span>")
-def diff(game: str, slug: str, span: str):
-    found = game_or_404(game)
+def diff(slug: str, span: str):
     start, end = span_or_404(span)
-    term_row = term_or_404(found, slug)
-    return answer_response(answers.diff(store(), found.slug, term_row.slug, start, end))
+    term_row = term_or_404(game(), slug)
+    return jsonify(answers.diff(store(), game().slug, term_row.slug, start, end))
 
 
 @bp.route("/<game>/changes/<span>")
-def changes(game: str, span: str):
-    found = game_or_404(game)
+def changes(span: str):
     start, end = span_or_404(span)
-    return answer_response(answers.changes(store(), found.slug, start, end))
+    return jsonify(answers.changes(store(), game().slug, start, end))
 
 
 @bp.route("/<game>/applies")
-def applies(game: str):
-    found = game_or_404(game)
+def applies():
     term_name = term_name_arg()
     if not term_name:
-        abort(400, "give ?term=NAME and ?date=YYYY-MM-DD or ?version=LABEL")
-    try:
-        answer = answers.applies(
-            store(), found.slug, term_name, version=request.args.get("version"), date=request.args.get("date")
-        )
-        return answer_response(answer)
-    except BadRequest as exc:
-        abort(400, str(exc))
+        raise BadRequest("give ?term=NAME and ?date=YYYY-MM-DD or ?version=LABEL")
+    version, date = request.args.get("version"), request.args.get("date")
+    return jsonify(answers.applies(store(), game().slug, term_name, version=version, date=date))
 
 
 @bp.route("/search")
 def search():
     args = search_args(default_limit=10)
-    results = views.loaded().searcher.search(
+    results = loaded().searcher.search(
         args.query, game=args.game.slug if args.game else None, kind=args.kind, version=args.version, limit=args.limit
     )
     return jsonify(results.as_dict())
@@ -197,16 +169,15 @@ def search():
 @bp.route("/complete")
 def complete():
     args = search_args(default_limit=8)
-    completions = views.loaded().searcher.completions
+    completions = loaded().searcher.completions
     return jsonify(
         completions.complete(args.query[:100], args.game.slug if args.game else None, max(1, min(args.limit, 20)))
     )
 
 
 @bp.route("/<game>/rulings/<slug>")
-def ruling(game: str, slug: str):
-    found = game_or_404(game)
-    view = views.ruling_view(found, ruling_or_404(found, slug))
+def ruling(slug: str):
+    view = views.ruling_view(game(), ruling_or_404(game(), slug))
     return jsonify(
         {
             k: view[k]
@@ -235,9 +206,8 @@ def ruling(game: str, slug: str):
 
 
 @bp.route("/<game>/cards/<slug>")
-def card(game: str, slug: str):
-    found = game_or_404(game)
-    row = card_or_404(found, slug)
+def card(slug: str):
+    row = card_or_404(game(), slug)
     return jsonify(
         {
             "name": row["name"],
@@ -254,16 +224,15 @@ def card(game: str, slug: str):
 
 
 @bp.route("/<game>/linkify", methods=["GET", "POST"])
-def link(game: str):
-    found = game_or_404(game)
+def link():
     fields = request.values
     if request.method == "POST" and request.is_json:
         fields = request.get_json(silent=True)
         if not isinstance(fields, dict):
-            abort(400, 'a JSON body must be an object: {"text": "...", "format": "markdown"}')
+            raise BadRequest('a JSON body must be an object: {"text": "...", "format": "markdown"}')
     text, fmt = fields.get("text") or "", fields.get("format") or "markdown"
     if not isinstance(text, str):
-        abort(400, "text must be a string")
+        raise BadRequest("text must be a string")
     if not isinstance(fmt, str) or fmt.lower() not in FORMATS:
-        abort(400, f"format must be one of {', '.join(FORMATS)}")
-    return jsonify(linkify(store(), found, text[:20000], fmt.lower(), views.base_url()))
+        raise BadRequest(f"format must be one of {', '.join(FORMATS)}")
+    return jsonify(linkify(store(), game(), text[:20000], fmt.lower(), base_url()))

@@ -1,7 +1,8 @@
 """What a URL or query string names, checked once for the site and the API alike.
 
-Each helper either returns the thing asked for or aborts with a clean 4xx; the site passes an
-endpoint so that an alias (``/mc/``, a former term name) redirects to the one canonical URL.
+Each helper either returns the thing asked for or raises the error the app answers with (a clean
+4xx, ``errors.py``); the site passes an endpoint so that an alias (a former term name, a version
+asked as ``v1.1``) redirects to the one canonical URL.
 """
 
 from __future__ import annotations
@@ -11,34 +12,35 @@ from dataclasses import dataclass
 
 from flask import abort, redirect, request, url_for
 
+from ..errors import BadRequest, NotFound
 from ..graph import answers
 from ..graph.store import Game, TermRow, VersionRow
 from ..index.search import KINDS
-from .views import store
+from .context import store
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9\-]{0,120}")
 VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.\-]{0,20}")
 MAX_TERM_NAME = 100
 
 
-def _redirect_if(endpoint: str | None, changed: bool, **values) -> None:
+def redirect_if(endpoint: str | None, changed: bool, **values) -> None:
+    """Answer with a permanent redirect to ``endpoint`` when the URL asked for named the thing by an alias."""
     if endpoint and changed:
         abort(redirect(url_for(endpoint, **values), code=301))
 
 
-def game_or_404(asked: str, endpoint: str | None = None, **values) -> Game:
-    """The game a URL names; with an endpoint, an alias (``/mc/``) redirects to the game's slug."""
+def game_or_404(asked: str) -> Game:
+    """The game a URL names, by its slug or an alias (``/mc/``)."""
     game = store().game(asked) if SLUG.fullmatch(asked or "") else None
     if game is None:
-        abort(404, f"No game {asked!r} here.")
-    _redirect_if(endpoint, asked != game.slug, game=game.slug, **values)
+        raise NotFound(f"No game {asked!r} here.")
     return game
 
 
 def version_or_404(game: Game, label: str) -> VersionRow:
-    """The version a URL names (an unknown one is an ``Unanswerable`` the app turns into a 404)."""
+    """The version a URL names (an unknown one is the ``unknown-version`` answer, a 404)."""
     if not VERSION.fullmatch(label or ""):
-        abort(404, f"No version {label!r}.")
+        raise NotFound(f"No version {label!r}.")
     return answers.version_by_label(store(), game, label)
 
 
@@ -46,22 +48,22 @@ def term_or_404(game: Game, slug: str, endpoint: str | None = None, **values) ->
     """The term a URL names; with an endpoint, an alias or former name redirects to the canonical slug."""
     term, exact = store().term_by_slug(game, slug) if SLUG.fullmatch(slug or "") else (None, False)
     if term is None:
-        abort(404, f"No term {slug!r} in {game.name}.")
-    _redirect_if(endpoint, not exact, game=game.slug, slug=term.slug, **values)
+        raise NotFound(f"No term {slug!r} in {game.name}.")
+    redirect_if(endpoint, not exact, slug=term.slug, **values)
     return term
 
 
 def ruling_or_404(game: Game, slug: str) -> dict:
     row = store().ruling(game, slug) if SLUG.fullmatch(slug or "") else None
     if row is None:
-        abort(404, f"No ruling {slug!r} in {game.name}.")
+        raise NotFound(f"No ruling {slug!r} in {game.name}.")
     return row
 
 
 def card_or_404(game: Game, slug: str) -> dict:
     row = store().card(game, slug) if SLUG.fullmatch(slug or "") else None
     if row is None:
-        abort(404, f"No card {slug!r} in {game.name}.")
+        raise NotFound(f"No card {slug!r} in {game.name}.")
     return row
 
 
@@ -69,7 +71,7 @@ def span_or_404(span: str) -> tuple[str, str]:
     """``1.1..1.4`` as its two version labels."""
     start, dots, end = span.partition("..")
     if not (dots and VERSION.fullmatch(start) and VERSION.fullmatch(end)):
-        abort(404, "A range looks like 1.1..1.4")
+        raise NotFound("A range looks like 1.1..1.4")
     return start, end
 
 
@@ -87,26 +89,21 @@ def search_args(default_limit: int) -> SearchArgs:
     args = request.args
     kind = (args.get("kind") or "").lower() or None
     if kind and kind not in KINDS:
-        abort(400, f"kind must be one of {', '.join(sorted(KINDS))}")
+        raise BadRequest(f"kind must be one of {', '.join(sorted(KINDS))}")
     game_slug = args.get("game") or None
     game = store().game(game_slug) if game_slug else None
     if game_slug and game is None:
-        abort(400, f"unknown game {game_slug!r}")
+        raise BadRequest(f"unknown game {game_slug!r}")
     try:
         limit = int(args.get("limit", default_limit))
     except ValueError:
-        abort(400, "limit must be a number")
+        raise BadRequest("limit must be a number") from None
     return SearchArgs(args.get("q", ""), game, kind, args.get("version") or None, limit)
-
-
-def query_values() -> dict:
-    """The query string, to carry through a redirect to the canonical URL."""
-    return {k: v for k, v in request.args.items() if k != "game"}
 
 
 def term_name_arg() -> str:
     """The ``term`` of an applies question; too long a name is a 400."""
     name = (request.args.get("term") or "").strip()
     if len(name) > MAX_TERM_NAME:
-        abort(400, "term name too long")
+        raise BadRequest("term name too long")
     return name

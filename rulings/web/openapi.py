@@ -11,6 +11,7 @@ _NEGATIVE = {
     "required": ["status", "message"],
     "properties": {
         "status": {"enum": ["not-defined", "unknown-term", "unknown-version", "before-first-version", "unknown-game"]},
+        "code": {"type": "integer"},
         "message": _STR,
         "suggestions": {"type": "array", "items": _STR},
         "first_defined": {"type": ["object", "null"]},

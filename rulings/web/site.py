@@ -1,22 +1,22 @@
-"""HTML pages, at the stable URLs of PRODUCT.md (forum links depend on them)."""
+"""HTML pages, at the stable URLs of the README (forum links depend on them)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import itertools
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from ..errors import BadRequest
+from ..errors import BadRequest, NotFound, Unanswerable
 from ..graph import answers
 from ..graph.linkify import FORMATS, linkify
 from ..index.search import CLOSE, OPEN, clean_query
-from . import views
+from ..urls import Urls
+from . import games, views
+from .context import base_url, game, loaded, store
 from .lookup import (
     card_or_404,
-    game_or_404,
-    query_values,
     ruling_or_404,
     search_args,
     span_or_404,
@@ -24,24 +24,23 @@ from .lookup import (
     term_or_404,
     version_or_404,
 )
-from .views import store
 
 bp = Blueprint("site", __name__)
+games.register(bp, redirect_aliases=True)
 
 
 # -- home, game, search ------------------------------------------------------------
 @bp.route("/")
 def home():
-    games = store().games()
+    all_games = store().games()
     query = request.args.get("filter", "")
-    shown = [g for g in games if query.lower() in g.name.lower()] if query else games
-    return render_template("home.html", games=shown, total=len(games), filter=query)
+    shown = [g for g in all_games if query.lower() in g.name.lower()] if query else all_games
+    return render_template("home.html", games=shown, total=len(all_games), filter=query)
 
 
 @bp.route("/<game>/")
-def game_home(game: str):
-    found = game_or_404(game, "site.game_home")
-    st = store()
+def game_home():
+    found, st = game(), store()
     terms = st.terms(found, ("entry", "keyword"))
     sections = st.terms(found, ("section",))
     rulings = st.rulings(found)
@@ -68,7 +67,7 @@ def search():
     args = search_args(default_limit=20)
     query, _ = clean_query(args.query)
     results = (
-        views.loaded().searcher.search(
+        loaded().searcher.search(
             query, game=args.game.slug if args.game else None, kind=args.kind, version=args.version, limit=args.limit
         )
         if query
@@ -93,134 +92,122 @@ def _mark(snippet: str) -> str:
 
 # -- terms ---------------------------------------------------------------------------
 @bp.route("/<game>/terms/<slug>")
-def term(game: str, slug: str):
-    found = game_or_404(game, "site.term", slug=slug)
-    term_row = term_or_404(found, slug, "site.term")
-    page = views.term_page(found, term_row, None)
+def term(slug: str):
+    term_row = term_or_404(game(), slug, "site.term")
+    page = views.term_page(game(), term_row, None)
     if page is None:
-        abort(404, f"{term_row.name} is not defined in the current version.")
+        raise NotFound(f"{term_row.name} is not defined in the current version.")
     return render_template("term.html", page=page)
 
 
 @bp.route("/<game>/v/<version>/terms/<slug>")
-def term_pinned(game: str, version: str, slug: str):
-    found = game_or_404(game)
-    target = version_or_404(found, version)
-    if game != found.slug or version != target.label:  # an alias, or a version asked as "v1.1"
-        return redirect(url_for("site.term_pinned", game=found.slug, version=target.label, slug=slug), code=301)
-    term_row = term_or_404(found, slug, "site.term_pinned", version=target.label)
-    page = views.term_page(found, term_row, target)
+def term_pinned(version: str, slug: str):
+    target = version_or_404(game(), version)
+    if version != target.label:  # a version asked as "v1.1" or "1.1.0"
+        return redirect(url_for("site.term_pinned", version=target.label, slug=slug), code=301)
+    term_row = term_or_404(game(), slug, "site.term_pinned", version=target.label)
+    page = views.term_page(game(), term_row, target)
     if page is None:
         first = store().revisions(term_row)[0]
-        return render_template("not_defined.html", game=found, term=term_row, version=target, first=first), 404
+        return render_template("not_defined.html", game=game(), term=term_row, version=target, first=first), 404
     return render_template("term.html", page=page)
 
 
 @bp.route("/<game>/terms/<slug>/history")
-def history(game: str, slug: str):
-    found = game_or_404(game, "site.history", slug=slug)
-    term_row = term_or_404(found, slug, "site.history")
-    entries = answers.history(store(), found, term_row)
-    return render_template("history.html", game=found, term=term_row, entries=entries, versions=store().versions(found))
+def history(slug: str):
+    term_row = term_or_404(game(), slug, "site.history")
+    entries = answers.history(store(), game(), term_row)
+    return render_template(
+        "history.html", game=game(), term=term_row, entries=entries, versions=store().versions(game())
+    )
 
 
 @bp.route("/<game>/terms/<slug>/diff/<span>")
-def diff(game: str, slug: str, span: str):
-    found = game_or_404(game, "site.diff", slug=slug, span=span)
+def diff(slug: str, span: str):
     start, end = span_or_404(span)
-    term_row = term_or_404(found, slug, "site.diff", span=span)
-    data = answers.diff(store(), found.slug, term_row.slug, start, end)
-    if data.get("status") != "ok":
-        abort(404, data.get("message"))
+    term_row = term_or_404(game(), slug, "site.diff", span=span)
+    data = answers.diff(store(), game().slug, term_row.slug, start, end)
     return render_template(
         "diff.html",
-        game=found,
+        game=game(),
         term=term_row,
         data=data,
         html=views.diff_html(data["ops"]),
-        versions=store().versions(found),
+        versions=store().versions(game()),
     )
 
 
 @bp.route("/<game>/changes/<span>")
-def changes(game: str, span: str):
-    found = game_or_404(game, "site.changes", span=span)
+def changes(span: str):
     start, end = span_or_404(span)
-    data = answers.changes(store(), found.slug, start, end)
-    if data.get("status") != "ok":
-        abort(404, data.get("message"))
-    return render_template("changes.html", game=found, data=data, versions=store().versions(found))
+    data = answers.changes(store(), game().slug, start, end)
+    return render_template("changes.html", game=game(), data=data, versions=store().versions(game()))
 
 
 @bp.route("/<game>/applies")
-def applies(game: str):
-    found = game_or_404(game, "site.applies", **query_values())
+def applies():
+    """The question form and, once asked, its answer (a negative answer is shown on the page, as a 404)."""
     term_name = term_name_arg()
     date = (request.args.get("date") or "").strip()
     version = (request.args.get("version") or "").strip()
     answer = None
     if term_name:
         try:
-            answer = answers.applies(store(), found.slug, term_name, version=version or None, date=date or None)
-        except BadRequest as exc:
-            abort(400, str(exc))
-        if answer.get("status") == "ok":
+            answer = answers.applies(store(), game().slug, term_name, version=version or None, date=date or None)
             answer["html"] = views.render_for(
-                found, answer["text"], None, answers.version_by_label(store(), found, answer["in_force"])
+                game(), answer["text"], None, answers.version_by_label(store(), game(), answer["in_force"])
             )
+        except Unanswerable as no:
+            answer = no.to_dict()
     return render_template(
         "applies.html",
-        game=found,
+        game=game(),
         term=term_name,
         date=date,
         version=version,
         answer=answer,
-        versions=store().versions(found),
+        versions=store().versions(game()),
     ), (200 if answer is None or answer["status"] == "ok" else 404)
 
 
 # -- rulings and cards ------------------------------------------------------------------
 @bp.route("/<game>/rulings/<slug>")
-def ruling(game: str, slug: str):
-    found = game_or_404(game, "site.ruling", slug=slug)
-    return render_template("ruling.html", game=found, ruling=views.ruling_view(found, ruling_or_404(found, slug)))
+def ruling(slug: str):
+    return render_template("ruling.html", game=game(), ruling=views.ruling_view(game(), ruling_or_404(game(), slug)))
 
 
 @bp.route("/<game>/cards/<slug>")
-def card(game: str, slug: str):
-    found = game_or_404(game, "site.card", slug=slug)
-    row = card_or_404(found, slug)
-    rulings = [views.ruling_view(found, r, anchors=f"{r['slug']}-p") for r in row["rulings"]]
-    return render_template("card.html", game=found, card=row, rulings=rulings)
+def card(slug: str):
+    row = card_or_404(game(), slug)
+    rulings = [views.ruling_view(game(), r, anchors=f"{r['slug']}-p") for r in row["rulings"]]
+    return render_template("card.html", game=game(), card=row, rulings=rulings)
 
 
 # -- forum linking --------------------------------------------------------------------
 @bp.route("/<game>/link", methods=["GET", "POST"])
-def link(game: str):
-    found = game_or_404(game, "site.link" if request.method == "GET" else None, **query_values())
+def link():
     text = request.form.get("text", "") if request.method == "POST" else request.args.get("text", "")
     fmt = (request.form.get("format") or request.args.get("format") or "markdown").lower()
     if fmt not in FORMATS:
-        abort(400, f"format must be one of {', '.join(FORMATS)}")
-    result = linkify(store(), found, text[:20000], fmt, views.base_url()) if text else None
-    return render_template("link.html", game=found, text=text, fmt=fmt, result=result, formats=FORMATS)
+        raise BadRequest(f"format must be one of {', '.join(FORMATS)}")
+    result = linkify(store(), game(), text[:20000], fmt, base_url()) if text else None
+    return render_template("link.html", game=game(), text=text, fmt=fmt, result=result, formats=FORMATS)
 
 
 # -- feed --------------------------------------------------------------------------
 @bp.route("/<game>/feed.atom")
-def feed(game: str):
-    found = game_or_404(game, "site.feed")
-    entries = views.loaded().memo(("feed", found.slug), lambda: _feed_entries(found))
+def feed():
+    entries = loaded().memo(("feed", game().slug), lambda: _feed_entries(game()))
     updated = next((e["version"].date for e in entries if e["version"].date), None) or dt.date.today().isoformat()
-    body = render_template("feed.atom.xml", game=found, entries=entries, updated=updated, base=views.base_url())
+    body = render_template("feed.atom.xml", game=game(), entries=entries, updated=updated, urls=Urls(base_url()))
     return Response(body, mimetype="application/atom+xml")
 
 
-def _feed_entries(game) -> list[dict]:
+def _feed_entries(found) -> list[dict]:
     """Each version's changes against the one before, newest first (a build never changes them)."""
-    versions = store().versions(game)
+    versions = store().versions(found)
     entries = [
-        {"version": after, "previous": before, "data": answers.changes(store(), game.slug, before.label, after.label)}
+        {"version": after, "previous": before, "data": answers.changes(store(), found.slug, before.label, after.label)}
         for before, after in itertools.pairwise(versions)
     ]
     return entries[::-1]

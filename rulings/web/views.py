@@ -5,32 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import current_app, g, request, url_for
+from flask import url_for
 
 from ..graph import answers
 from ..graph.mentions import Target
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
 from ..text import is_all_caps, name_key
 from .casing import sentence_case
+from .context import absolute, loaded, store
 from .render import excerpt, render_rules
-
-
-def loaded():
-    return g.loaded
-
-
-def store():
-    return g.loaded.store
-
-
-def base_url() -> str:
-    """Where the site is served: ``RULINGS_BASE_URL`` when set (so a crafted Host header cannot put
-    another site into canonical links, citations and feeds), else the request's own host."""
-    return (current_app.config["BASE_URL"] or request.host_url).rstrip("/")
-
-
-def absolute(path: str) -> str:
-    return base_url() + path
 
 
 def term_href(game: Game, version: str | None = None):

@@ -1,0 +1,57 @@
+"""Every URL of the site that is written outside a request: one builder (as Datasette's ``Urls``).
+
+The answers (``url`` fields of the JSON and CLI), the search index, completion, the static
+export, linkify, the Atom feed and the benchmarks all build site URLs here; the web layer's
+``url_for`` builds the same URLs from its routes, and ``tests/test_urls.py`` checks they agree.
+Permalinks depend on these shapes (``tests/golden/urls.txt``): change them never.
+
+``Urls()`` gives paths from the site root; ``Urls("https://rules.example.org")`` absolute URLs.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+
+class Urls:
+    def __init__(self, base: str = ""):
+        self.base = base.rstrip("/")
+
+    def _path(self, path: str, anchor: str | None = None) -> str:
+        return self.base + path + (f"#{anchor}" if anchor else "")
+
+    def home(self) -> str:
+        return self._path("/")
+
+    def search(self) -> str:
+        return self._path("/search")
+
+    def game(self, game: str) -> str:
+        return self._path(f"/{game}/")
+
+    def term(self, game: str, slug: str, version: str | None = None, anchor: str | None = None) -> str:
+        """A term's page: the text in force now, or pinned to ``version``; ``anchor`` a paragraph or sub-definition."""
+        if version:
+            return self._path(f"/{game}/v/{quote(version)}/terms/{slug}", anchor)
+        return self._path(f"/{game}/terms/{slug}", anchor)
+
+    def history(self, game: str, slug: str) -> str:
+        return self._path(f"/{game}/terms/{slug}/history")
+
+    def diff(self, game: str, slug: str, start: str, end: str) -> str:
+        return self._path(f"/{game}/terms/{slug}/diff/{quote(start)}..{quote(end)}")
+
+    def changes(self, game: str, start: str, end: str) -> str:
+        return self._path(f"/{game}/changes/{quote(start)}..{quote(end)}")
+
+    def ruling(self, game: str, slug: str) -> str:
+        return self._path(f"/{game}/rulings/{slug}")
+
+    def card(self, game: str, slug: str) -> str:
+        return self._path(f"/{game}/cards/{slug}")
+
+    def feed(self, game: str) -> str:
+        return self._path(f"/{game}/feed.atom")
+
+
+urls = Urls()  # paths from the site root

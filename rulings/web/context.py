@@ -1,0 +1,36 @@
+"""What a request works with: the build it answers from, the game its URL names, the site's base URL.
+
+Like ``flaskr/db.py:get_db``: small accessors over ``flask.g``, set once per request by the app
+(``open_build``) and by the game routes (``games.register``).
+"""
+
+from __future__ import annotations
+
+from flask import current_app, g, request
+
+from ..graph.store import Game, Store
+from .state import Loaded
+
+
+def loaded() -> Loaded:
+    """The build this request answers from (it stays the same for the whole request)."""
+    return g.loaded
+
+
+def store() -> Store:
+    return g.loaded.store
+
+
+def game() -> Game:
+    """The game a ``/<game>/...`` URL names, resolved once for the request."""
+    return g.game
+
+
+def base_url() -> str:
+    """Where the site is served: ``RULINGS_BASE_URL`` when set (so a crafted Host header cannot put
+    another site into canonical links, citations and feeds), else the request's own host."""
+    return (current_app.config["BASE_URL"] or request.host_url).rstrip("/")
+
+
+def absolute(path: str) -> str:
+    return base_url() + path

@@ -1,0 +1,40 @@
+"""One error handler for the site and the API: JSON under /api, an HTML page elsewhere.
+
+Every error reaches it: the service's own (``RulingsError``, with its status, message and HTTP
+status), Flask's and Werkzeug's (404 for an unknown URL, 413 for a large body...) and, as a 500
+that shows no detail, anything unexpected. No client ever sees a traceback.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from ..errors import RulingsError
+
+
+def wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def error_response(http_status: int, payload: dict):
+    """``payload`` (``{"status", "message", ...}``) as JSON with its ``code``, or as the error page."""
+    if wants_json():
+        return jsonify({"status": payload["status"], "code": http_status, **payload}), http_status
+    return render_template("error.html", code=http_status, message=payload["message"]), http_status
+
+
+def handle(error: Exception):
+    if isinstance(error, HTTPException):
+        if error.response is not None:  # abort(redirect(...)): the response is the answer
+            return error.response
+        return error_response(error.code or 500, {"status": "error", "message": error.description or "Not found"})
+    if isinstance(error, RulingsError):
+        return error_response(error.http_status, error.to_dict())
+    current_app.logger.exception("unhandled error on %s", request.path)
+    message = "internal error" if wants_json() else "Something went wrong."
+    return error_response(500, {"status": "error", "message": message})
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Exception, handle)

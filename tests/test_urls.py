@@ -1,0 +1,47 @@
+"""The URL builder (rulings/urls.py) writes exactly the URLs the app's routes answer."""
+
+from __future__ import annotations
+
+from flask import url_for
+
+from rulings.urls import Urls, urls
+
+
+def test_every_builder_url_is_the_url_for_of_its_route(app):
+    cases = [
+        (urls.home(), "site.home", {}),
+        (urls.search(), "site.search", {}),
+        (urls.game("mc"), "site.game_home", {"game": "mc"}),
+        (urls.term("mc", "dash"), "site.term", {"game": "mc", "slug": "dash"}),
+        (urls.term("mc", "dash", "1.4.2"), "site.term_pinned", {"game": "mc", "slug": "dash", "version": "1.4.2"}),
+        (urls.history("mc", "dash"), "site.history", {"game": "mc", "slug": "dash"}),
+        (urls.diff("mc", "dash", "1.1", "1.4"), "site.diff", {"game": "mc", "slug": "dash", "span": "1.1..1.4"}),
+        (urls.changes("mc", "1.3", "1.4"), "site.changes", {"game": "mc", "span": "1.3..1.4"}),
+        (urls.ruling("sotm", "ra-flame-barrier"), "site.ruling", {"game": "sotm", "slug": "ra-flame-barrier"}),
+        (urls.card("vss", "moon-knight"), "site.card", {"game": "vss", "slug": "moon-knight"}),
+        (urls.feed("mc"), "site.feed", {"game": "mc"}),
+    ]
+    adapter = app.url_map.bind("localhost")
+    with app.test_request_context():
+        for path, endpoint, values in cases:
+            assert path == url_for(endpoint, **values)
+            assert adapter.match(path) == (endpoint, values)
+
+
+def test_anchors_and_absolute_urls():
+    assert urls.term("mc", "keywords", "1.1", "guard") == "/mc/v/1.1/terms/keywords#guard"
+    assert urls.term("mc", "keywords", anchor="guard") == "/mc/terms/keywords#guard"
+    site = Urls("https://rules.example.org/")
+    assert site.term("mc", "dash") == "https://rules.example.org/mc/terms/dash"
+    assert site.feed("mc") == "https://rules.example.org/mc/feed.atom"
+
+
+def test_answers_index_and_completion_write_builder_urls(cli, store):
+    from rulings.index.search import Searcher
+
+    data, _ = cli.json("applies", "mc", "Dash", "--version", "1.2")
+    assert data["url"] == urls.term("marvel-champions", "dash", "1.2")
+    hit = Searcher(store.build).search("flame barrier", game="sentinels-of-the-multiverse").hits[0]
+    assert hit.url == urls.ruling("sentinels-of-the-multiverse", hit.slug)
+    completed = Searcher(store.build).completions.complete("quicks", "marvel-champions")[0]
+    assert completed["url"] == urls.term("marvel-champions", "quickstrike")
