@@ -36,9 +36,16 @@ def test_the_installed_wheel_builds_and_serves_pages_and_static_files(tmp_path):
 
     site = tmp_path / "site"  # the working folder of a deployment: a corpus, a store, no checkout
     shutil.copytree(CORPUS, site / "corpus")
-    where = subprocess.run([bin_dir / "python", "-c", "import rulings; print(rulings.__file__)"], cwd=site, env=env,
-                           capture_output=True, text=True, check=True).stdout  # fmt: skip
+    probe = (
+        "import rulings, importlib.metadata as m; print(rulings.__file__, rulings.__version__, m.version('rulings'))"
+    )
+    where, code_version, installed_version = subprocess.run(
+        [bin_dir / "python", "-c", probe], cwd=site, env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     assert str(tmp_path / "venv") in where and str(ROOT) not in where
+    assert code_version == installed_version  # one source of the version: rulings.__version__
+    version = subprocess.run([bin_dir / "rulings", "--version"], env=env, capture_output=True, text=True)
+    assert version.stdout == f"rulings, version {code_version}\n"
 
     built = subprocess.run([bin_dir / "rulings", "build"], cwd=site, env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
