@@ -146,3 +146,23 @@ def test_fixture_term_list():
     assert "Note: a note about apple." in entries["Apple"].text
     assert "There are two kinds of Bananas" in entries["Cherry"].text
     assert doc.uncovered(source.lines) == []
+
+
+def test_entries_run_together_split_once_each_and_glossaries_apart():
+    """Two entries OCR ran into one are both split off; a second glossary never re-splits the first."""
+    glossary = [
+        "Glossary",
+        "",
+        "Apple: A fruit.",
+        "",
+        "Banana: Yellow. Cherry: Red. Damson: Purple.",
+        "",
+        "Elder: A tree.",
+    ]
+    source = text_source([*glossary, "", *glossary], "rulebook", "rb.txt")
+    doc = RulebookParser().parse(source)
+    names = [e.name for e in doc.entries if e.kind == "entry"]
+    assert names == ["Apple", "Banana", "Cherry", "Damson", "Elder"] * 2
+    texts = [e.text for e in doc.entries if e.kind == "entry"]
+    assert texts[1:4] == ["Yellow.", "Red.", "Purple."]
+    assert doc.uncovered(source.lines) == []

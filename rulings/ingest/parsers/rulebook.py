@@ -11,6 +11,7 @@ where further paragraphs (including ``Note:`` lines) belong to the term above.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ...text import fold, name_key, split_qualifier, title_case
 from ..lexer import lex_numbered
@@ -27,6 +28,33 @@ PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
 
 def sort_key(name: str) -> str:
     return re.sub(r"[^a-z0-9 ]", "", fold(name).lower().replace("/", " ")).strip()
+
+
+def _split_off_embedded_term(entry: Entry, upper: str) -> Entry | None:
+    """The entry OCR ran into ``entry`` (its name sorting before ``upper``), cut out of it; or None."""
+    lower = sort_key(entry.name)
+    for b, block in enumerate(entry.blocks):
+        match = next(
+            (
+                m
+                for m in EMBEDDED_TERM.finditer(block.text)
+                if m.group(1).strip().lower() not in NOT_TERMS and lower < sort_key(m.group(1).strip()) < upper
+            ),
+            None,
+        )
+        if match is None:
+            continue
+        name = match.group(1).strip()
+        new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line])
+        new.blocks.append(type(block)(block.text[match.end() :], block.line, "para"))
+        block.text = block.text[: match.start()].rstrip()
+        # What followed in the entry now belongs to the entry OCR ran in.
+        new.blocks.extend(entry.blocks[b + 1 :])
+        moved = {x.line for x in entry.blocks[b + 1 :]}
+        del entry.blocks[b + 1 :]
+        new.lines.extend(n for n in entry.lines if n in moved)
+        return new
+    return None
 
 
 def term_names(term: str) -> list[str]:
@@ -190,6 +218,7 @@ class RulebookParser:
 
     def glossary(self, doc, lines, start, title, body, path) -> None:
         """``Term: definition`` entries; other paragraphs belong to the term above."""
+        first = len(doc.entries)
         intro = Entry("section", [clean_name(title)], start, path=path, lines=[start])
         doc.entries.append(intro)
         current: Entry | None = None
@@ -209,7 +238,7 @@ class RulebookParser:
             else:
                 intro.blocks.append(to_block(raw))
                 intro.lines.extend(raw.lines)
-        self.split_embedded_terms(doc, intro.name)
+        doc.entries[first:] = self.split_embedded_terms(doc.entries[first:])
 
     @staticmethod
     def term_lines(raws) -> set[int]:
@@ -231,35 +260,19 @@ class RulebookParser:
         return keep
 
     @staticmethod
-    def split_embedded_terms(doc: ParsedDocument, section: str) -> None:
+    def split_embedded_terms(entries: list[Entry]) -> list[Entry]:
         """OCR sometimes runs an entry into the previous one ("...owner.") Power Up: If...").
 
-        A ``Name:`` inside a definition starts a new entry when the name sorts
-        between the entry it is in and the next one, as glossary order demands.
+        A ``Name:`` inside a definition starts a new entry when the name sorts between the entry
+        it is in and the next one, as glossary order demands. ``entries`` are one glossary's, in
+        order; each is looked at once (the split-off entry too), so a glossary costs linear time.
         """
-        entries = [e for e in doc.entries if e.kind == "entry" and e.path == [section]]
-        for i, entry in enumerate(entries):
-            upper = sort_key(entries[i + 1].name) if i + 1 < len(entries) else "~"
-            for b, block in enumerate(entry.blocks):
-                match = next(
-                    (
-                        m
-                        for m in EMBEDDED_TERM.finditer(block.text)
-                        if m.group(1).strip().lower() not in NOT_TERMS
-                        and sort_key(entry.name) < sort_key(m.group(1).strip()) < upper
-                    ),
-                    None,
-                )
-                if match is None:
-                    continue
-                name = match.group(1).strip()
-                new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line])
-                new.blocks.append(type(block)(block.text[match.end() :], block.line, "para"))
-                block.text = block.text[: match.start()].rstrip()
-                # What followed in the entry now belongs to the entry OCR ran in.
-                new.blocks.extend(entry.blocks[b + 1 :])
-                moved = {x.line for x in entry.blocks[b + 1 :]}
-                del entry.blocks[b + 1 :]
-                new.lines.extend(n for n in entry.lines if n in moved)
-                doc.entries.insert(doc.entries.index(entry) + 1, new)
-                break
+        terms = [e for e in entries if e.kind == "entry"]
+        upper_of = {id(e): sort_key(n.name) for e, n in pairwise(terms)}
+        out: list[Entry] = []
+        for entry in entries:
+            upper = upper_of.get(id(entry), "~")
+            while entry is not None:
+                out.append(entry)
+                entry = _split_off_embedded_term(entry, upper) if entry.kind == "entry" else None
+        return out
