@@ -22,8 +22,10 @@ from pathlib import Path
 from . import __version__
 from .builds import build_info, build_lock, current_build, new_work_dir, prune, publish
 from .errors import CorpusError, Diagnostic, StoreError
-from .graph.builder import create_schema, write_game
+from .graph.builder import create_schema, delete_game, write_game
 from .graph.history import Assembler
+from .graph.store import Store
+from .index.writer import keep_words_key, update_index, write_index
 from .ingest.corrections import apply_corrections
 from .ingest.manifest import discover_games, load_manifest
 from .ingest.parsers import parse
@@ -154,9 +156,6 @@ def _link_tree(source: Path, target: Path) -> None:
 
 
 def _build_into(work: Path, settings: Settings, progress, previous: Path | None) -> BuildReport:
-    from .graph.builder import delete_game
-    from .index.writer import keep_words_key, update_index
-
     report = BuildReport(work, 0.0)
     games = discover_games(settings.corpus)
     if not games:
@@ -192,14 +191,13 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     for table in ("documents", "terms", "rulings", "versions", "cards"):
         totals[table] = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
     conn.close()
-    from .index.writer import write_index
-
-    words = keep_words_key(work / "graph.sqlite")
+    graph = Store(work)  # the finished graph, read as every reader does
+    words = keep_words_key(graph)
     if incremental and words == before.get("keep_words"):
         _link_tree(previous / "index", work / "index")
-        indexed = update_index(work / "graph.sqlite", work / "index", changed + removed, changed)
+        indexed = update_index(graph, work / "index", changed + removed, changed)
     else:
-        indexed = write_index(work / "graph.sqlite", work / "index")
+        indexed = write_index(graph, work / "index")
     totals.update(indexed=indexed, rebuilt_games=len(changed), removed_games=len(removed), incremental=incremental)
     report.counts = totals
     report.state = {"games": fingerprints, "code": code_fingerprint(), "keep_words": words}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -175,3 +176,29 @@ def test_changed_code_means_a_full_build(corpus_copy, tmp_path, monkeypatch):
     monkeypatch.setattr("rulings.build.code_fingerprint", lambda: "different-code")
     again = build(settings, progress=lambda _: None)
     assert again.counts["incremental"] is False
+
+
+def test_the_code_fingerprint_covers_the_whole_package_and_its_libraries(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    import rulings
+    from rulings import build as build_module
+
+    copy = tmp_path / "site"
+    shutil.copytree(Path(rulings.__file__).parent, copy / "rulings", ignore=shutil.ignore_patterns("__pycache__"))
+    probe = [sys.executable, "-c", "from rulings.build import code_fingerprint; print(code_fingerprint())"]
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+
+    def fingerprint() -> str:
+        return subprocess.run(probe, env=env, cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
+
+    before = fingerprint()
+    with open(copy / "rulings" / "markup.py", "a") as module:  # outside ingest/, graph/ and index/
+        module.write("\n# a change\n")
+    assert fingerprint() != before
+
+    versions = {"whoosh-reloaded": "9.9.9"}
+    real, unpatched = build_module.metadata.version, build_module.code_fingerprint.__wrapped__()
+    monkeypatch.setattr(build_module.metadata, "version", lambda name: versions.get(name) or real(name))
+    assert build_module.code_fingerprint.__wrapped__() != unpatched  # another Whoosh: another build

@@ -200,6 +200,20 @@ class Store:
             for r in self.q("SELECT name, how FROM term_names WHERE term_id = ? ORDER BY rank, rowid", term.id)
         ]
 
+    def names_with_role(self, roles: tuple[str, ...]) -> list[str]:
+        """Every name of every game's terms that has one of these roles (``name``, ``alias``, ``former``...)."""
+        marks = ",".join("?" * len(roles))
+        return [r[0] for r in self.q(f"SELECT name FROM term_names WHERE how IN ({marks})", *roles)]
+
+    def completion_names(self) -> list[tuple[str, str, str, str, str, str]]:
+        """(name, term name, term slug, game slug, term kind, game name) of every name worth completing:
+        glossary names and aliases and titles of versioned sections, best-ranked names first."""
+        return self.q(
+            "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n "
+            "JOIN terms t ON t.id = n.term_id JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
+            "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank"
+        )
+
     def aliases(self, term: TermRow) -> list[str]:
         out = []
         for name, how in self.names(term):
@@ -213,9 +227,20 @@ class Store:
 
     def subdefs(self, revision_id: int) -> list[dict]:
         return [
-            dict(name=r[0], anchor=r[1], text=r[2])
-            for r in self.q("SELECT name, anchor, text FROM subdefs WHERE revision_id = ? ORDER BY id", revision_id)
+            dict(id=r[0], name=r[1], anchor=r[2], text=r[3])
+            for r in self.q("SELECT id, name, anchor, text FROM subdefs WHERE revision_id = ? ORDER BY id", revision_id)
         ]
+
+    def subdef_named(self, game: Game, name: str, ordinal: int) -> str | None:
+        """The text of the latest sub-definition called ``name`` in the game at or before ``ordinal``."""
+        row = self.one(
+            "SELECT s.text FROM subdefs s JOIN revisions r ON r.id = s.revision_id JOIN terms t ON t.id = s.term_id "
+            "WHERE t.game_id = ? AND s.key = ? AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1",
+            game.id,
+            name_key(name),
+            ordinal,
+        )
+        return row[0] if row else None
 
     def subdef_text(self, term_id: int, anchor: str, ordinal: int) -> dict | None:
         row = self.one(
@@ -270,9 +295,9 @@ class Store:
         ruling = dict(zip(self._RULING_COLS, row, strict=True))
         ruling["sources"] = json.loads(ruling["sources"])
         ruling["cards"] = [
-            dict(slug=r[0], name=r[1], kind=r[2])
+            dict(slug=r[0], name=r[1], kind=r[2], id=r[3])
             for r in self.q(
-                "SELECT c.slug, c.name, c.kind FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
+                "SELECT c.slug, c.name, c.kind, c.id FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
                 "WHERE rc.ruling_id = ? ORDER BY c.kind DESC, c.name",
                 ruling["id"],
             )
@@ -293,6 +318,10 @@ class Store:
                 self._RULING + "JOIN ruling_terms rt ON rt.ruling_id = r.id WHERE rt.term_id = ? ORDER BY r.id", term.id
             )
         ]
+
+    def terms_of_ruling(self, ruling_id: int) -> list[TermRow]:
+        """The glossary terms a ruling mentions."""
+        return [self.term(r[0]) for r in self.q("SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling_id)]
 
     def cards(self, game: Game) -> list[dict]:
         return [

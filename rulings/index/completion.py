@@ -7,10 +7,9 @@ for three games as for thousands.
 
 from __future__ import annotations
 
-import sqlite3
 from bisect import bisect_left
-from pathlib import Path
 
+from ..graph.store import Store
 from ..text import fold
 from ..urls import urls
 
@@ -18,14 +17,8 @@ SCAN = 200  # keys looked at per keystroke at most (plenty to fill a short list)
 
 
 class Completions:
-    def __init__(self, graph: Path):
-        conn = sqlite3.connect(f"file:{graph}?mode=ro&immutable=1", uri=True)
-        rows = conn.execute(
-            "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n "
-            "JOIN terms t ON t.id = n.term_id JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
-            "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank"
-        ).fetchall()
-        conn.close()
+    def __init__(self, store: Store):
+        rows = store.completion_names()
         terms: dict[tuple, dict] = {}  # one answer per term, shared by all the keys that find it
         keyed: set[tuple[str, tuple]] = set()
         for name, display, slug, game, kind, game_name in rows:

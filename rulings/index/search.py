@@ -20,6 +20,7 @@ from whoosh import collectors
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
+from ..graph.store import Store
 from ..text import name_key
 from ..urls import urls
 from .completion import Completions
@@ -131,7 +132,7 @@ class Searcher:
         self.history = whoosh_index.open_dir(str(build / "index"), indexname=HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
         self._local = threading.local()
-        self.completions = Completions(build / "graph.sqlite")
+        self.completions = Completions(Store(build))
 
     def _thread_searcher(self, index):
         """One Whoosh searcher per thread and index, opened on first use (searchers are not thread-safe)."""

@@ -178,31 +178,10 @@ def complete():
 @bp.route("/<game>/rulings/<slug>")
 def ruling(slug: str):
     view = views.ruling_view(game(), ruling_or_404(game(), slug))
-    return jsonify(
-        {
-            k: view[k]
-            for k in (
-                "slug",
-                "kind",
-                "title",
-                "display_title",
-                "question",
-                "answer",
-                "text",
-                "html",
-                "group",
-                "group_kind",
-                "section",
-                "expansion",
-                "sources",
-                "cards",
-                "document",
-                "line",
-                "url",
-                "citation",
-            )
-        }
-    )
+    shown = ("slug", "kind", "title", "display_title", "question", "answer", "text", "html", "group", "group_kind",
+             "section", "expansion", "sources", "cards", "document", "line", "url", "citation")  # fmt: skip
+    view["cards"] = [{"slug": c["slug"], "name": c["name"], "kind": c["kind"]} for c in view["cards"]]
+    return jsonify({k: view[k] for k in shown})
 
 
 @bp.route("/<game>/cards/<slug>")

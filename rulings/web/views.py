@@ -167,9 +167,7 @@ def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
     view["html"] = render_for(game, shown, anchors=anchors)
     view["original"] = ruling["text"] if caps else None
     view["description"] = excerpt(shown)
-    view["terms"] = [
-        store().term(r[0]) for r in store().q("SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling["id"])
-    ]
+    view["terms"] = store().terms_of_ruling(ruling["id"])
     path = url_for("site.ruling", game=game.slug, slug=ruling["slug"])
     view["url"] = absolute(path)
     view["citation"] = citation(view["display_title"], game, None, view["url"])
