@@ -124,33 +124,58 @@ def _tables(data: dict, key: str, where: str, text: str) -> list:
 
 
 def load_manifest(game_dir: Path) -> GameManifest:
-    """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line."""
-    path = game_dir / MANIFEST
+    """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line.
+
+    One validator per table: ``[game]``, ``[[documents]]``, ``[[renames]]``, ``[spellings]``,
+    ``[[versions]]``, ``[[corrections]]``.
+    """
     where = f"{game_dir.name}/{MANIFEST}"
+    text, data = _read_toml(game_dir / MANIFEST, where)
+    slug = game_dir.name
+    if slugify(slug) != slug:
+        raise CorpusError(where, f"game folder name {slug!r} is not a slug (use {slugify(slug)!r})")
+    name, aliases = _game(data, where, text)
+    documents = _documents(data, where, text, game_dir)
+    return GameManifest(
+        slug=slug,
+        name=name,
+        aliases=aliases,
+        path=game_dir,
+        documents=documents,
+        renames=_renames(data, where, text),
+        spellings=_spellings(data, where, text),
+        versions=_versions(data, where, text),
+        corrections=_corrections(data, where, text, {d.file for d in documents}),
+    )
+
+
+def _read_toml(path: Path, where: str) -> tuple[str, dict]:
     if not path.is_file():
         raise CorpusError(where, "missing manifest: every game folder needs a game.toml")
-    raw = path.read_bytes()
     try:
-        text = raw.decode("utf-8")
+        text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CorpusError(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        data = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"line (\d+)", str(exc))
         raise CorpusError(where, f"TOML syntax error: {exc}", int(match.group(1)) if match else None) from None
 
+
+def _game(data: dict, where: str, text: str) -> tuple[str, list[str]]:
+    """``[game]``: its name and aliases."""
     game = data.get("game")
     if not isinstance(game, dict) or not isinstance(game.get("name"), str) or not game["name"].strip():
         raise CorpusError(where, '[game] needs a name = "..."', _line_of(text, "[game]"))
     aliases = game.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise CorpusError(where, "[game] aliases must be a list of strings", _line_of(text, "aliases"))
+    return game["name"].strip(), list(aliases)
 
-    slug = game_dir.name
-    if slugify(slug) != slug:
-        raise CorpusError(where, f"game folder name {slug!r} is not a slug (use {slugify(slug)!r})")
 
+def _documents(data: dict, where: str, text: str, game_dir: Path) -> list[DocumentSpec]:
+    """``[[documents]]``: each one checked on its own, then against the others (files, URL names, versions)."""
     docs_data = data.get("documents", [])
     if isinstance(docs_data, dict):
         raise CorpusError(
@@ -161,87 +186,84 @@ def load_manifest(game_dir: Path) -> GameManifest:
     if not isinstance(docs_data, list) or not docs_data:
         raise CorpusError(where, "no [[documents]]: describe at least one document")
     documents: list[DocumentSpec] = []
-    seen_files: set[str] = set()
-    seen_slugs: dict[str, str] = {}
-    seen_versions: dict[tuple[str, str], str] = {}
     for number, doc in enumerate(docs_data, 1):
-        label = f"[[documents]] #{number}"
-        if not isinstance(doc, dict):
-            raise CorpusError(where, f"{label} must be a table")
-        file = doc.get("file")
-        if not isinstance(file, str) or not file:
-            raise CorpusError(where, f'{label} needs file = "..."', _line_in_block(text, "[[documents]]", number))
-        if "/" in file or "\\" in file or file.startswith("."):
-            raise CorpusError(
-                where, f"{label}: file {file!r} must be a plain file name in {slug}/", _line_of(text, "file", file)
-            )
-        if file in seen_files:
-            raise CorpusError(where, f"{label}: file {file!r} is listed twice", _line_of(text, "file", file))
-        seen_files.add(file)
-        doc_slug = slugify(Path(file).stem)
-        if doc_slug in seen_slugs:
-            raise CorpusError(
-                where,
-                f"{label}: {file!r} and {seen_slugs[doc_slug]!r} would share the URL name "
-                f"{doc_slug!r}; rename one of the files",
-                _line_of(text, "file", file),
-            )
-        seen_slugs[doc_slug] = file
-        kind = doc.get("kind")
-        if kind not in KINDS:
-            raise CorpusError(
-                where,
-                f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})",
-                _line_in_block(text, "[[documents]]", number, "kind"),
-            )
-        title = doc.get("title") or Path(file).stem.replace("-", " ").title()
-        version = doc.get("version")
-        if version is not None:
-            version = _version_label(version, where, _line_in_block(text, "[[documents]]", number, "version"))
-            key = (kind, version)
-            if key in seen_versions:
-                raise CorpusError(
-                    where,
-                    f"{label}: duplicate version {version} for kind {kind} (also {seen_versions[key]})",
-                    _line_in_block(text, "[[documents]]", number, "version", version),
-                )
-            seen_versions[key] = file
-        date = _as_date(doc.get("date"), where, text, "date")
-        official = doc.get("official", True)
-        if not isinstance(official, bool):
-            raise CorpusError(
-                where,
-                f"{label}: official must be true or false, not {official!r}",
-                _line_in_block(text, "[[documents]]", number, "official"),
-            )
-        doc_path = game_dir / file
-        if not doc_path.is_file():
-            raise CorpusError(
-                where,
-                f"{label}: file {file!r} does not exist in {slug}/",
-                _line_in_block(text, "[[documents]]", number, "file", file),
-            )
-        furniture = doc.get("furniture", [])
-        if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
-            raise CorpusError(
-                where,
-                f"{label}: furniture must be a list of strings",
-                _line_in_block(text, "[[documents]]", number, "furniture"),
-            )
-        documents.append(
-            DocumentSpec(
-                game=slug,
-                file=file,
-                path=doc_path,
-                kind=kind,
-                title=str(title),
-                version=version,
-                date=date,
-                official=official,
-                furniture=tuple(furniture),
-            )
+        spec = _document(doc, number, where, text, game_dir)
+        _check_against_earlier(spec, documents, number, where, text)
+        documents.append(spec)
+    return documents
+
+
+def _document(doc, number: int, where: str, text: str, game_dir: Path) -> DocumentSpec:
+    """One ``[[documents]]`` block (the ``number``-th) as a DocumentSpec."""
+    label, slug = f"[[documents]] #{number}", game_dir.name
+
+    def line(*needles: str) -> int | None:
+        return _line_in_block(text, "[[documents]]", number, *needles)
+
+    if not isinstance(doc, dict):
+        raise CorpusError(where, f"{label} must be a table")
+    file = doc.get("file")
+    if not isinstance(file, str) or not file:
+        raise CorpusError(where, f'{label} needs file = "..."', line())
+    if "/" in file or "\\" in file or file.startswith("."):
+        raise CorpusError(
+            where, f"{label}: file {file!r} must be a plain file name in {slug}/", _line_of(text, "file", file)
+        )
+    kind = doc.get("kind")
+    if kind not in KINDS:
+        raise CorpusError(where, f"{label}: unknown kind {kind!r} (one of: {', '.join(KINDS)})", line("kind"))
+    version = doc.get("version")
+    if version is not None:
+        version = _version_label(version, where, line("version"))
+    official = doc.get("official", True)
+    if not isinstance(official, bool):
+        raise CorpusError(where, f"{label}: official must be true or false, not {official!r}", line("official"))
+    furniture = doc.get("furniture", [])
+    if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
+        raise CorpusError(where, f"{label}: furniture must be a list of strings", line("furniture"))
+    return DocumentSpec(
+        game=slug,
+        file=file,
+        path=game_dir / file,
+        kind=kind,
+        title=str(doc.get("title") or Path(file).stem.replace("-", " ").title()),
+        version=version,
+        date=_as_date(doc.get("date"), where, text, "date"),
+        official=official,
+        furniture=tuple(furniture),
+    )
+
+
+def _check_against_earlier(spec: DocumentSpec, earlier: list[DocumentSpec], number: int, where: str, text: str) -> None:
+    """A document's file is listed once, does not share a URL name, is not a second copy of a
+    version, and exists."""
+    label, file = f"[[documents]] #{number}", spec.file
+    if any(d.file == file for d in earlier):
+        raise CorpusError(where, f"{label}: file {file!r} is listed twice", _line_of(text, "file", file))
+    same_slug = next((d for d in earlier if d.slug == spec.slug), None)
+    if same_slug is not None:
+        raise CorpusError(
+            where,
+            f"{label}: {file!r} and {same_slug.file!r} would share the URL name {spec.slug!r}; rename one of the files",
+            _line_of(text, "file", file),
+        )
+    versioned = spec.version is not None
+    same_version = next((d for d in earlier if versioned and (d.kind, d.version) == (spec.kind, spec.version)), None)
+    if same_version is not None:
+        raise CorpusError(
+            where,
+            f"{label}: duplicate version {spec.version} for kind {spec.kind} (also {same_version.file})",
+            _line_in_block(text, "[[documents]]", number, "version", spec.version),
+        )
+    if not spec.path.is_file():
+        raise CorpusError(
+            where,
+            f"{label}: file {file!r} does not exist in {spec.game}/",
+            _line_in_block(text, "[[documents]]", number, "file", file),
         )
 
+
+def _renames(data: dict, where: str, text: str) -> list[Rename]:
     renames = []
     for item in _tables(data, "renames", where, text):
         if not isinstance(item, dict) or not isinstance(item.get("from"), str) or not isinstance(item.get("to"), str):
@@ -253,23 +275,32 @@ def load_manifest(game_dir: Path) -> GameManifest:
         renames.append(
             Rename(item["from"], item["to"], _version_label(version, where, line) if version is not None else None)
         )
+    return renames
 
+
+def _spellings(data: dict, where: str, text: str) -> dict[str, str]:
     spellings = data.get("spellings", {})
     if not isinstance(spellings, dict) or not all(isinstance(v, str) for v in spellings.values()):
         raise CorpusError(where, '[spellings] maps "misspelling" = "name"', _line_of(text, "[spellings]"))
+    return dict(spellings)
 
-    checked_versions = []
+
+def _versions(data: dict, where: str, text: str) -> list[dict]:
+    checked = []
     for number, item in enumerate(_tables(data, "versions", where, text), 1):
         if not isinstance(item, dict) or "label" not in item:
             raise CorpusError(where, '[[versions]] needs label = "1.5"', _line_in_block(text, "[[versions]]", number))
-        checked_versions.append(
+        checked.append(
             {
                 "label": _version_label(item["label"], where, _line_in_block(text, "[[versions]]", number, "label")),
                 "date": _as_date(item.get("date"), where, text, "date"),
                 "parent": item.get("parent"),
             }
         )
+    return checked
 
+
+def _corrections(data: dict, where: str, text: str, files: set[str]) -> list[Correction]:
     corrections = []
     for item in _tables(data, "corrections", where, text):
         ok = (
@@ -285,25 +316,14 @@ def load_manifest(game_dir: Path) -> GameManifest:
                 '[[corrections]] needs file, line, was = "heading as printed" and name = "what it should say"',
                 _line_of(text, "[[corrections]]"),
             )
-        if item["file"] not in seen_files:
+        if item["file"] not in files:
             raise CorpusError(
                 where,
                 f"[[corrections]] names {item['file']!r}, which is not a listed document",
                 _line_of(text, "file", item["file"]),
             )
         corrections.append(Correction(item["file"], item["line"], item["name"], item["was"]))
-
-    return GameManifest(
-        slug=slug,
-        name=game["name"].strip(),
-        aliases=list(aliases),
-        path=game_dir,
-        documents=documents,
-        renames=renames,
-        spellings=dict(spellings),
-        versions=checked_versions,
-        corrections=corrections,
-    )
+    return corrections
 
 
 def discover_games(corpus_dir: Path) -> list[Path]:
