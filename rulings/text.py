@@ -24,6 +24,11 @@ FUNCTION_WORDS = frozenset(
     their your his her than when if as more into not no which who any each all
     """.split()
 )
+# Labels that open a paragraph ("Note: ...", "Q: ...", "See also: ...") and are never glossary terms.
+NOT_TERMS = frozenset(
+    {"note", "example", "examples", "for example", "exception", "important", "tip", "step", "q", "a", "question",
+     "answer", "see", "see also", "and", "or", "but", "if", "when", "then"}
+)  # fmt: skip
 # Upper-case words that stay upper case in a title.
 ACRONYMS = frozenset(
     """

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ...text import name_key, strip_markup, title_case
+from ...text import NOT_TERMS, name_key, strip_markup, title_case
 from ..lexer import HEADING, RawBlock, lex, markdown_headings, wrap_width
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
@@ -23,28 +23,6 @@ DEFINITION = re.compile(
 )
 QUESTION = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:Q|Question)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
 ANSWER = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:A|Answer)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
-NOT_TERMS = {
-    "note",
-    "example",
-    "exception",
-    "examples",
-    "important",
-    "tip",
-    "step",
-    "for example",
-    "q",
-    "a",
-    "question",
-    "answer",
-    "see",
-    "see also",
-    "and",
-    "or",
-    "but",
-    "if",
-    "when",
-    "then",
-}
 
 
 class GenericParser:

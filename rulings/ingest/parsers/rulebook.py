@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ...text import fold, name_key, split_qualifier, title_case
+from ...text import NOT_TERMS, fold, name_key, split_qualifier, title_case
 from ..lexer import lex_numbered
 from ..model import Entry, ParsedDocument, Ruling
 from ..source import Source
@@ -21,7 +21,6 @@ from .common import clean_name, ends_mid_sentence, mend_broken_blocks, number_st
 
 TOC_LINE = re.compile(r"^(.{3,60}?)\t+\s*(\d{1,3}|[xх]{2})?\s*$")
 TERM_LINE = re.compile(r"^([+\-]?[A-Z0-9+][\w+\-/'() ]{0,45}?)\s*:\s+(\S.*)$")
-NOT_TERMS = {"note", "example", "exception", "examples", "tip", "important"}
 EMBEDDED_TERM = re.compile(r"(?<=[.)\"\u201d])\s+([A-Z][A-Za-z'/ ]{1,30}?):\s+(?=[A-Z])")
 PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
 
