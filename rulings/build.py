@@ -62,7 +62,7 @@ def code_fingerprint() -> str:
     digest = hashlib.sha256(__version__.encode())
     root = Path(__file__).resolve().parent
     for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".sql") and "__pycache__" not in path.parts:
+        if path.suffix in (".py", ".sql", ".toml") and "__pycache__" not in path.parts:
             digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     for name in DEPENDENCIES:

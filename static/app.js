@@ -75,7 +75,7 @@
           return fetch(url, { headers: { Accept: "application/json" } })
             .then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; });
         }
-        Promise.all([get("/api/complete?" + tail), get("/api/search?limit=8&" + tail)]).then(function (both) {
+        Promise.all([get("/api/complete?" + tail), get("/api/search?limit=8&partial=1&" + tail)]).then(function (both) {
           if (mine !== seq) { return; }
           var seen = {}, hits = [];
           (both[0] || []).slice(0, 4).forEach(function (c) {

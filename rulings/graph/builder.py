@@ -60,8 +60,8 @@ def write_game(
 ) -> None:
     cur = conn.cursor()
     cur.execute(
-        "INSERT INTO games (slug, name, aliases) VALUES (?, ?, ?)",
-        (manifest.slug, manifest.name, _json(manifest.aliases)),
+        "INSERT INTO games (slug, name, aliases, vocabulary) VALUES (?, ?, ?, ?)",
+        (manifest.slug, manifest.name, _json(manifest.aliases), _json(manifest.vocabulary)),
     )
     game_id = cur.lastrowid
     doc_ids: dict[str, int] = {}

@@ -6,7 +6,8 @@ CREATE TABLE games (
     id INTEGER PRIMARY KEY,
     slug TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL,
-    aliases TEXT NOT NULL DEFAULT '[]'          -- JSON list
+    aliases TEXT NOT NULL DEFAULT '[]',         -- JSON list
+    vocabulary TEXT NOT NULL DEFAULT '{}'       -- JSON: what players say -> rules words (search expansions)
 );
 
 CREATE TABLE documents (

@@ -111,6 +111,10 @@ class Store:
             for r in self.q("SELECT id, slug, name, aliases FROM games ORDER BY name")
         ]
 
+    def vocabularies(self) -> dict[str, dict[str, list[str]]]:
+        """Each game's ``[vocabulary]`` (what its players say -> the words its rules use), for search."""
+        return {slug: json.loads(v) for slug, v in self.q("SELECT slug, vocabulary FROM games") if v != "{}"}
+
     def game(self, slug_or_alias: str) -> Game | None:
         wanted = slugify(slug_or_alias or "")
         row = self.one("SELECT id, slug, name, aliases FROM games WHERE slug = ?", wanted)

@@ -7,6 +7,7 @@ for three games as for thousands.
 
 from __future__ import annotations
 
+import difflib
 from bisect import bisect_left
 
 from ..graph.store import Store
@@ -14,6 +15,7 @@ from ..text import fold
 from ..urls import urls
 
 SCAN = 200  # keys looked at per keystroke at most (plenty to fill a short list)
+CLOSEST_POOL = 5000  # keys compared by spelling when nothing matched (the alphabetical neighbourhood past this)
 
 
 class Completions:
@@ -63,3 +65,18 @@ class Completions:
             ),
         )
         return ranked[:limit]
+
+    def closest(self, text: str, game: str | None = None, limit: int = 5) -> list[dict]:
+        """Names spelled most like ``text`` (for "no results": what might have been meant)."""
+        typed = " ".join(fold(text or "").lower().split())
+        keys, entries = self._scopes.get(game, ([], []))
+        if not typed or not keys:
+            return []
+        start = 0
+        if len(keys) > CLOSEST_POOL:
+            start = max(0, min(bisect_left(keys, typed) - CLOSEST_POOL // 2, len(keys) - CLOSEST_POOL))
+        pool = keys[start : start + CLOSEST_POOL]
+        found: dict[str, dict] = {}
+        for key in difflib.get_close_matches(typed, pool, n=limit * 3, cutoff=0.6):
+            found.setdefault(entries[start + pool.index(key)]["url"], entries[start + pool.index(key)])
+        return list(found.values())[:limit]

@@ -1,10 +1,22 @@
-"""The Whoosh schema and the text analysis shared by indexing and querying."""
+"""The Whoosh schema and the text analysis shared by indexing and querying.
+
+Words are split at hyphens and slashes ("alter-ego" is "alter" "ego", as a typed "alter ego" is; the
+pair field joins them again), contractions and clitics are normalised ("didnt", "didn't" and "did" meet;
+"KO'd" is "ko"), number words become digits, and stemming is inflectional only ("defends",
+"defended", "defending" meet; "alter" and "alteration" do not: search relates such words itself, with
+less weight).
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from whoosh import fields
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, ShingleFilter, StemFilter, StopFilter
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, ShingleFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
+from whoosh.lang import porter2
+
+from .lexicon import LEXICON
 
 # Words natural questions are full of but that never decide an answer.
 QUESTION_WORDS = frozenset(STOP_WORDS) | {
@@ -21,38 +33,116 @@ QUESTION_WORDS = frozenset(STOP_WORDS) | {
     "which",
     "who",
     "whom",
+    "happen",
     "happens",
+    "happened",
     "is",
     "are",
     "was",
     "were",
+    "am",
+    "been",
+    "being",
+    "has",
+    "had",
     "there",
     "their",
     "them",
+    "they",
     "its",
-    "it's",
     "vs",
     "versus",
+    "get",
+    "gets",
+    "got",
+    "allowed",
+    "able",
+    "still",
+    "ever",
+    "anyone",
+    "someone",
+    "anything",
+    "something",
+    "also",
+    "just",
+    "really",
+    "should",
+    "could",
+    "would",
+    "so",
+    "then",
+    "many",
+    "much",
+    "he",
+    "she",
+    "his",
+    "her",
+    "our",
 }
-TOKENS = r"[\w+]+(?:['\u2019/\-][\w+]+)*"
+TOKENS = r"[\w+]+(?:['\u2019][\w+]+)*"  # hyphens and slashes separate words
+CLITICS = ("s", "d", "ll", "re", "ve", "m")
 
 
-class ClitFilter(Filter):
-    """``KO'd`` -> ``ko``, ``player's`` -> ``player``: the stem is what people type."""
+def normal_word(text: str) -> str:
+    """One typed or printed word in the form both sides index: contractions, clitics, numbers."""
+    text = text.replace("\u2019", "'")
+    if text.endswith("n't"):
+        text = text[:-3] + "nt"
+    elif "'" in text:
+        head, _, tail = text.rpartition("'")
+        if tail in CLITICS and head:
+            text = head
+    text = LEXICON.contractions.get(text, text)
+    return LEXICON.numbers.get(text, text)
 
+
+@lru_cache(maxsize=100_000)
+def light_stem(word: str) -> str:
+    """Inflections only: Porter2's plural and -ed/-ing steps (1a-1c), then a final "e" folded.
+
+    "defeated" and "defeat", "heroes" and "hero", "trampled" and "trample" meet; derivations
+    ("alteration", "activation", "attacker") keep their own word.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word in porter2.exceptional_forms:
+        return porter2.exceptional_forms[word]
+    word = porter2.capitalize_consonant_ys(word)
+    r1 = porter2.get_r1(word)
+    word = porter2.step_1a(porter2.step_0(word))
+    if word not in porter2.exceptional_early_exit_post_1a:
+        word = porter2.step_1c(porter2.step_1b(word, r1))
+    word = word.replace("Y", "y")
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+@lru_cache(maxsize=100_000)
+def family_stem(word: str) -> str:
+    """Porter2's full stem: words of one family ("alter", "alteration"), related but not the same."""
+    return porter2.stem(word)
+
+
+class NormalFilter(Filter):
     def __call__(self, tokens):
         for token in tokens:
-            text = token.text.replace("\u2019", "'")
-            if "'" in text:
-                head, _, tail = text.rpartition("'")
-                if tail in ("s", "d", "ll", "re", "ve", "t") and head:
-                    text = head
-            token.text = text
+            token.text = normal_word(token.text)
             yield token
 
 
+class LightStemFilter(Filter):
+    def __call__(self, tokens):
+        for token in tokens:
+            token.text = light_stem(token.text)
+            yield token
+
+
+def word_analyzer():
+    """Every word, normalised and stemmed, question words included (to read a query's phrasing)."""
+    return RegexTokenizer(TOKENS) | LowercaseFilter() | NormalFilter() | LightStemFilter()
+
+
 def analyzer(keep: frozenset[str] = frozenset()):
-    """Tokenise, lower-case, drop question words (except ``keep``: glossary names), stem.
+    """Tokenise, lower-case, normalise, drop question words (except ``keep``: glossary names), stem.
 
     ALL CAPS sources index the same as mixed case because of the lower-casing.
     """
@@ -60,15 +150,15 @@ def analyzer(keep: frozenset[str] = frozenset()):
     return (
         RegexTokenizer(TOKENS)
         | LowercaseFilter()
-        | ClitFilter()
+        | NormalFilter()
         | StopFilter(stoplist=stop, minsize=1)
-        | StemFilter(lang="en", cachesize=50000)
+        | LightStemFilter()
     )
 
 
 def spelling_analyzer():
     """Unstemmed words, for "did you mean" corrections people can read."""
-    return RegexTokenizer(r"[a-zA-Z][a-zA-Z'\-]+") | LowercaseFilter()
+    return RegexTokenizer(r"[a-zA-Z][a-zA-Z']+") | LowercaseFilter()
 
 
 def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
@@ -76,8 +166,8 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         game=fields.ID(stored=True),
-        kind=fields.ID(stored=True),  # term | subdefinition | section | ruling
-        subkind=fields.ID(stored=True),  # entry | keyword | faq | clarification | errata | note
+        kind=fields.ID(stored=True),  # term | subdefinition | section | ruling | passage
+        subkind=fields.ID(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
         versions=fields.KEYWORD(stored=True, commas=True),
         latest=fields.BOOLEAN(stored=True),
         title=fields.TEXT(analyzer=text, stored=True, field_boost=4.0),
@@ -88,8 +178,13 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         spell=fields.TEXT(analyzer=spelling_analyzer(), phrase=False),
         # Adjacent word pairs ("first_damag"): phrase proximity as a cheap term lookup.
         pairs=fields.TEXT(analyzer=text | ShingleFilter(size=2, sep="_"), phrase=False),
+        label=fields.STORED,  # the title shown (a passage shows its entry's)
         slug=fields.STORED,
         url=fields.STORED,
         aliases=fields.STORED,
         version=fields.STORED,
+        # A passage (a block of an entry's text) names its entry; anchor and number point inside it.
+        parent=fields.STORED,
+        anchor=fields.STORED,
+        number=fields.STORED,
     )

@@ -1,19 +1,23 @@
-"""Ranked search over the index: the defining entry first, typos forgiven, hostile input harmless.
+"""Ranked search over the index: the entry that answers first, pointed at the passage that answers.
 
-Queries are never handed to a query-language parser: words and "quoted phrases"
-are turned into Whoosh queries directly, so there is no syntax to get wrong.
-Whoosh's BM25F (names and titles boosted over body text) finds candidates; a
-small re-ranking then puts the term whose *name* the query says first.
+Queries are never handed to a query-language parser: words and "quoted phrases" become a bounded
+query plan (query.py: question words, compounds, synonyms, word families, a cost budget), so
+there is no syntax to get wrong and no query costs more than a few ordinary ones.
+Whoosh's BM25F (names and titles boosted over body text) finds candidates among entries and
+their passages (paragraphs, bullets, numbered rules); candidates are grouped by entry and
+re-ranked: an entry scores by its best passage or its whole text, by how much of the question
+its text covers, and first of all by whether the query says its *name*. A hit whose best
+evidence is a passage points at it (URL anchor, passage as snippet).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
-from itertools import pairwise
 from pathlib import Path
 
 from whoosh import collectors
@@ -24,10 +28,16 @@ from ..graph.store import Store
 from ..text import name_key
 from ..urls import urls
 from .completion import Completions
-from .schema import QUESTION_WORDS
+from .lexicon import LEXICON, Synonyms
+from .query import Plan, Planner
+from .schema import QUESTION_WORDS, word_analyzer
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
+COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
+CANDIDATES = 60  # documents re-ranked (more when more hits are asked for, at most 300)
+COMMON = 0.15  # a word in more than this share of texts is not required for coverage
+COVERAGE_FLOOR = 0.1  # what a text covering none of the telling words keeps of its score
 KINDS = {
     "term": "term",
     "terms": "term",
@@ -43,7 +53,8 @@ KINDS = {
     "errata": "ruling",
     "clarification": "ruling",
 }
-KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.8, "ruling": 0.8}
+KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
+PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
 OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
 
 
@@ -59,6 +70,7 @@ class Hit:
     snippet: str
     subkind: str = ""
     version: str | None = None
+    number: str | None = None  # the numbered rule the hit points at ("702.19b"), if any
 
     def as_dict(self) -> dict:
         return {
@@ -72,6 +84,7 @@ class Hit:
             "snippet": self.snippet.replace(OPEN, "").replace(CLOSE, ""),
             "subkind": self.subkind,
             "version": self.version,
+            "number": self.number,
         }
 
 
@@ -83,6 +96,7 @@ class Results:
     corrected: bool = False
     truncated: bool = False
     message: str | None = None
+    suggestions: list[dict] = field(default_factory=list)  # closest names when nothing matched
 
     def as_dict(self) -> dict:
         return {
@@ -91,6 +105,7 @@ class Results:
             "corrected": self.corrected,
             "truncated": self.truncated,
             "message": self.message,
+            "suggestions": self.suggestions,
             "hits": [h.as_dict() for h in self.hits],
         }
 
@@ -119,10 +134,35 @@ def clean_query(text: str) -> tuple[str, bool]:
     )
 
 
+def edits(a: str, b: str) -> int:
+    """Edits between two words, a swap of neighbouring letters counting as one (optimal string alignment)."""
+    previous2, previous = [], list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, previous2[j - 2] + 1)
+            row.append(cost)
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+@dataclass
+class _Group:
+    """One entry's candidate documents: the entry itself and/or its passages."""
+
+    best: float = 0.0
+    best_fields: dict | None = None
+    entry_fields: dict | None = None
+    present: set = field(default_factory=set)
+    rank: int = 1 << 30
+
+
 class Searcher:
     """Searches one build's index; cheap to call, safe to share between threads."""
 
-    FIELDS = ("title", "names", "context", "body")
+    FIELDS = Planner.FIELDS
 
     def __init__(self, build: Path):
         from .writer import HISTORY, MAIN
@@ -131,8 +171,17 @@ class Searcher:
         self.ix = whoosh_index.open_dir(str(build / "index"), indexname=MAIN)
         self.history = whoosh_index.open_dir(str(build / "index"), indexname=HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
+        self.word_analyzer = word_analyzer()
         self._local = threading.local()
-        self.completions = Completions(Store(build))
+        store = Store(build)
+        self.completions = Completions(store)
+        general = Synonyms(LEXICON.synonyms, self.words)
+        vocabularies = store.vocabularies()
+        self.synonyms = {game: general.merged(v) for game, v in vocabularies.items()}
+        self.synonyms[None] = general
+        for v in vocabularies.values():  # across games, every game's words may be meant
+            self.synonyms[None] = self.synonyms[None].merged(v)
+        self.general_synonyms = general
 
     def _thread_searcher(self, index):
         """One Whoosh searcher per thread and index, opened on first use (searchers are not thread-safe)."""
@@ -155,92 +204,57 @@ class Searcher:
     def tokens(self, text: str) -> list[str]:
         return [t.text for t in self.analyzer(text)]
 
-    def correct(self, words: list[str]) -> tuple[list[str], bool]:
-        """Replace words the index has never seen by the closest word it has (edit distance 1-2).
+    def words(self, text: str) -> list[str]:
+        return [t.text for t in self.word_analyzer(text)]
 
-        At most ``MAX_CORRECTED`` distinct words are looked up: a query of random words
-        must not cost a fuzzy scan of the vocabulary per word.
+    def planner(self, game: str | None = None) -> Planner:
+        synonyms = self.synonyms.get(game, self.general_synonyms) if game else self.synonyms[None]
+        return Planner(self.current_searcher.reader(), self.tokens, self.words, synonyms)
+
+    def build_query(self, text: str, broad: bool = False, game: str | None = None) -> Q.Query | None:
+        """The Whoosh query for ``text`` (see query.py)."""
+        return self.plan(text, broad, game).query()
+
+    def plan(self, text: str, broad: bool = False, game: str | None = None) -> Plan:
+        return self.planner(game).plan(text, broad=broad, name_key=name_key(text.replace('"', " ")) or None)
+
+    def correct(self, words: list[str]) -> tuple[list[str], bool]:
+        """Replace words the index has never seen by a close word it has.
+
+        Close means one edit (a swap of two letters counts as one) for words of five to seven
+        letters, two from eight letters on; shorter words are never corrected (too many real words
+        are one edit apart: "plugh" is not "plus"). At most ``MAX_CORRECTED`` distinct words are
+        looked up: a query of random words must not cost a fuzzy scan of the vocabulary per word.
         """
         reader = self.current_searcher.reader()
         unknown = [
             w
             for w in dict.fromkeys(word.lower() for word in words)
-            if len(w) >= 4 and w.isalpha() and reader.doc_frequency("spell", w) == 0
+            if len(w) >= 5 and w.isalpha() and reader.doc_frequency("spell", w) == 0
         ]
         fixes: dict[str, str] = {}
         for lower in unknown[:MAX_CORRECTED]:
-            for distance in (1, 2):
-                candidates = [
-                    (reader.doc_frequency("spell", c), c)
-                    for c in reader.terms_within("spell", lower, distance, prefix=1)
-                ]
-                if candidates:
-                    fixes[lower] = max(candidates)[1]
-                    break
+            allowed = 2 if len(lower) >= 8 else 1
+            candidates = [
+                (edits(lower, c), -reader.doc_frequency("spell", c), c)
+                for c in reader.terms_within("spell", lower, 2, prefix=1)
+            ]
+            close = [c for c in candidates if c[0] <= allowed]
+            if close:
+                fixes[lower] = min(close)[2]
         return [fixes.get(word.lower(), word) for word in words], bool(fixes)
 
-    # -- queries ----------------------------------------------------------
-    def build_query(self, text: str, broad: bool = False) -> Q.Query | None:
-        """The Whoosh query for ``text``.
-
-        ``broad`` (no game chosen): body text is only searched for words rare enough to
-        be telling; across thousands of games the answer is an entry *named* by the query,
-        and walking every body that says "card" would cost seconds.
-        """
-        quoted = [self.tokens(phrase) for phrase in re.findall(r'"([^"]+)"', text)]
-        phrases = [words for words in quoted if len(words) > 1]
-        tokens = self.tokens(re.sub(r'"[^"]*"', " ", text)) + [words[0] for words in quoted if len(words) == 1]
-        unquoted = text.replace('"', " ")
-        reader = self.current_searcher.reader()
-        clauses: list[Q.Query] = []
-        if broad:
-            # Across every game: an entry named exactly so, word pairs, and only telling single words.
-            limit = max(50, int(0.005 * reader.doc_count()))
-
-            def rare(field: str, token: str) -> bool:
-                return 0 < reader.doc_frequency(field, token) <= limit
-
-            if name_key(unquoted):
-                clauses.append(Q.Term("name_keys", name_key(unquoted), boost=3.0))
-            telling = [
-                Q.Term(f, token)
-                for token in self.selective(tokens)
-                for f in ("title", "names", "body")
-                if rare(f, token)
-            ]
-            clauses += telling
-            if not telling and tokens:  # every word is common: titles with the rarest one
-                rarest = min(tokens, key=lambda t: reader.doc_frequency("title", t))
-                clauses += [Q.Term("title", rarest), Q.Term("names", rarest)]
-        else:
-            for token in self.selective(tokens):  # one flat disjunction: nested ones cost Whoosh dearly
-                clauses += [Q.Term(f, token) for f in self.FIELDS]
-        for words in phrases:  # "quoted words" must stand together (in body text only if a word is telling)
-            fields = ("title", "body") if not broad or any(rare("body", w) for w in words) else ("title",)
-            clauses += [Q.Phrase(f, words, slop=1, boost=2.0) for f in fields]
-        # Words that stand together in the question and in the text: one indexed pair each.
-        paired = self.tokens(unquoted)
-        for a, b in pairwise(paired):
-            clauses.append(Q.Term("pairs", f"{a}_{b}", boost=1.5))
-        if not clauses:
-            return None
-        return Q.Or(clauses) if len(clauses) > 1 else clauses[0]
-
-    def selective(self, tokens: list[str]) -> list[str]:
-        """Query words minus the very common ones when rarer words are there to find the answer.
-
-        A word in a quarter of all texts ("card") adds little to the ranking but
-        makes every search walk most of the index.
-        """
-        unique = list(dict.fromkeys(tokens))
-        reader = self.current_searcher.reader()
-        total = max(reader.doc_count(), 1)
-        common = {t for t in unique if reader.doc_frequency("body", t) > 0.15 * total}
-        return [t for t in unique if t not in common] or unique
-
+    # -- search -----------------------------------------------------------
     def search(
-        self, text: str, game: str | None = None, kind: str | None = None, version: str | None = None, limit: int = 10
+        self,
+        text: str,
+        game: str | None = None,
+        kind: str | None = None,
+        version: str | None = None,
+        limit: int = 10,
+        partial: bool = False,
     ) -> Results:
+        """Ranked hits for ``text``. ``partial``: the last word is still being typed (search as you type)."""
         cleaned, truncated = clean_query(text)
         results = Results(cleaned, truncated=truncated)
         if not cleaned:
@@ -251,80 +265,180 @@ class Searcher:
             results.message = f"unknown kind {kind!r}"
             return results
         filters = self.filters(game, kind, version)
-        hits = self.run(cleaned, filters, limit, version)
-        if len(hits) < 3 or (hits and hits[0].score < 1.0):
-            words = re.findall(r"[\w'\-]+", cleaned)
-            corrected, changed = self.correct(words)
-            if changed:
-                fixed = " ".join(corrected)
-                better = self.run(fixed, filters, limit, version)
-                if better and (not hits or better[0].score > hits[0].score):
-                    results.did_you_mean, results.corrected = fixed, True
-                    hits = better
-                elif better:
-                    results.did_you_mean = fixed
-        results.hits = hits
-        if not hits:
+        if partial:
+            cleaned = self.complete_last_word(cleaned)
+        hits, coverage = self.run(cleaned, filters, limit, version, game)
+        if coverage < 1.0:
+            self.try_correction(results, cleaned, hits, coverage, filters, limit, version, game)
+        else:
+            results.hits = hits
+        if not results.hits:
             results.message = "no matches"
+            results.suggestions = self.closest_names(cleaned, game)
         return results
+
+    def try_correction(self, results, text, hits, coverage, filters, limit, version, game) -> None:
+        """Take a spelling correction only when its best hit answers clearly more of the query."""
+        results.hits = hits
+        words = re.findall(r"[\w'\-]+", text)
+        corrected, changed = self.correct(words)
+        if not changed:
+            return
+        fixed = " ".join(corrected)
+        better, better_coverage = self.run(fixed, filters, limit, version, game)
+        if better and better_coverage >= max(0.5, coverage + 0.25):
+            results.did_you_mean, results.corrected, results.hits = fixed, True, better
+        elif better and better_coverage > coverage:
+            results.did_you_mean = fixed
+
+    def complete_last_word(self, text: str) -> str:
+        """Search as you type: earlier words spelled right, the last one completed from the index's words."""
+        words = text.split()
+        if not words:
+            return text
+        *done, last = words
+        if done:
+            done, _ = self.correct(done)
+        reader = self.current_searcher.reader()
+        typed = last.lower()
+        if typed.isalpha() and len(typed) >= 2 and reader.doc_frequency("spell", typed) == 0:
+            found = []
+            for n, term in enumerate(reader.expand_prefix("spell", typed)):
+                if n >= COMPLETION_SCAN:
+                    break
+                word = term.decode() if isinstance(term, bytes) else term
+                found.append((reader.doc_frequency("spell", word), word))
+            if found:
+                last = max(found)[1]
+        return " ".join([*done, last])
+
+    def complete(self, text: str, game: str | None = None, limit: int = 8) -> list[dict]:
+        """Names completing what is typed; if none, the same with the finished words spelling-corrected.
+
+        "villian ph" completes to "Villain Phase": every word but the last is finished, so it may
+        be corrected; the last is a prefix still being typed.
+        """
+        found = self.completions.complete(text, game, limit)
+        words = text.split()
+        if found or len(words) < 2:
+            return found
+        corrected, changed = self.correct(words[:-1])
+        return self.completions.complete(" ".join([*corrected, words[-1]]), game, limit) if changed else []
+
+    def closest_names(self, text: str, game: str | None, limit: int = 5) -> list[dict]:
+        """When nothing matches: term names nearest to what was typed (by spelling), to choose from."""
+        names = self.completions.closest(text, game, limit)
+        return [{"name": c["name"], "url": c["url"], "game": c["game"]} for c in names]
 
     def filters(self, game, kind, version) -> Q.Query | None:
         parts: list[Q.Query] = []
         if game:
             parts.append(Q.Term("game", game))
         if kind:
-            parts.append(Q.Term("kind", KINDS[kind.lower()]))
-            if kind.lower() in ("errata", "faq", "clarification"):
-                parts.append(Q.Term("subkind", kind.lower()))
+            kind = kind.lower()
+            # an entry of that kind, or a passage of one (a passage's subkind is its entry's kind)
+            parts.append(Q.Or([Q.Term("kind", KINDS[kind]), Q.Term("subkind", KINDS[kind])]))
+            if kind in ("errata", "faq", "clarification"):
+                parts.append(Q.Term("subkind", kind))
         if version:
             parts.append(Q.Term("versions", version))
         if not parts:
             return None
         return Q.And(parts) if len(parts) > 1 else parts[0]
 
-    def run(self, text: str, filters: Q.Query | None, limit: int, version: str | None = None) -> list[Hit]:
-        query = self.build_query(text, broad=filters is None)
+    def run(
+        self, text: str, filters: Q.Query | None, limit: int, version: str | None = None, game: str | None = None
+    ) -> tuple[list[Hit], float]:
+        """The hits for ``text`` and how much of the query the best one covers (0..1)."""
+        plan = self.plan(text, broad=filters is None, game=game)
+        query = plan.query()
         if query is None:
-            return []
-        tokens = set(self.selective(self.tokens(text.replace('"', " "))))
-        found = self._candidates(self.current_searcher, query, filters, limit)
+            return [], 0.0
+        wanted = self.required_words(plan)
+        size = min(max(limit * 3, CANDIDATES), 300)
+        found = self._candidates(self.current_searcher, query, filters, size)
         if version:  # a past version's texts live in the history index too
-            found += self._candidates(self.history_searcher, query, filters, limit)
+            found += self._candidates(self.history_searcher, query, filters, size)
+        groups = self._groups(found, wanted, text)
+        ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
+        pattern = self._highlighter(text, plan)
+        hits = [self._hit(group, pattern, version) for group in ranked]
+        best_coverage = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
+        return hits, best_coverage
+
+    def required_words(self, plan: Plan) -> dict[str, tuple[set[str], float]]:
+        """The query's telling words: the forms that count for each, and its weight (rarer words weigh more).
+
+        Very common words and words the index has never seen are left out: neither tells answers apart.
+        """
+        reader = self.current_searcher.reader()
+        total = max(reader.doc_count(), 1)
+        wanted = {}
+        for word in plan.telling:
+            df = max(reader.doc_frequency(f, form) for f in ("title", "body") for form in word.forms)
+            if 0 < df <= COMMON * total:
+                wanted[word.stem] = (word.forms, math.log(1 + total / df))
+        return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling}
+
+    @staticmethod
+    def coverage(present: set[str], wanted: dict[str, tuple[set[str], float]]) -> float:
+        """The share of the query's telling words (by weight) a text contains."""
+        total = sum(weight for _, weight in wanted.values())
+        return sum(wanted[w][1] for w in present if w in wanted) / total if total else 1.0
+
+    def _groups(self, found: list[tuple], wanted: dict, text: str) -> dict[str, _Group]:
         presence = {}
         for searcher in {id(f[0]): f[0] for f in found}.values():
             docnums = [hit.docnum for s, hit, _ in found if s is searcher]
-            presence[id(searcher)] = self._presence(searcher, docnums, tokens)
-        scored = []
+            presence[id(searcher)] = self._presence(searcher, docnums, wanted)
+        groups: dict[str, _Group] = {}
         for searcher, hit, top in found:
             fields = hit.fields()
-            present = presence[id(searcher)].get(hit.docnum, ())
-            coverage = len(present) / len(tokens) if tokens else 1.0
+            key = fields.get("parent") or fields["id"]
+            group = groups.setdefault(key, _Group())
+            group.rank = min(group.rank, hit.rank)
+            group.present |= presence[id(searcher)].get(hit.docnum, set())
+            passage = fields["kind"] == "passage"
+            prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
+            score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
+            if not passage:
+                group.entry_fields = fields
+            if score > group.best:
+                group.best, group.best_fields = score, fields
+        for group in groups.values():
+            coverage = self.coverage(group.present, wanted)
+            fields = group.entry_fields or group.best_fields
             # A name inside the query counts as much as the rest of the query agrees with the entry.
-            bonus = self._name_bonus(fields, text, tokens) * (coverage if coverage < 1 else 1.0)
-            score = (hit.score / top) * KIND_PRIOR.get(fields["kind"], 0.5) * (0.4 + 0.6 * coverage) + bonus
-            scored.append((score, hit.rank, hit, fields))
-        scored.sort(key=lambda item: (-item[0], item[1]))
-        hits = []
-        pattern = self._highlighter(text)
-        for score, _, _hit, fields in scored[:limit]:
-            url = fields["url"]
-            if version and fields["kind"] != "ruling":  # pinned to the version searched
-                url = urls.term(fields["game"], fields["slug"], version)
-            hits.append(
-                Hit(
-                    fields["title"],
-                    json.loads(fields.get("aliases") or "[]"),
-                    fields["game"],
-                    fields["kind"],
-                    fields["slug"],
-                    url,
-                    score,
-                    snippet(fields.get("body") or "", pattern),
-                    fields.get("subkind", ""),
-                    fields.get("version"),
-                )
-            )
-        return hits
+            bonus = self._name_bonus(fields, text, set(wanted)) * coverage
+            group.best = group.best * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**2) + bonus
+            if bonus >= 2.0 and group.entry_fields is not None:  # the entry named: its top, not a passage
+                group.best_fields = group.entry_fields
+        return groups
+
+    def _hit(self, group: _Group, pattern, version: str | None) -> Hit:
+        shown = group.best_fields
+        entry = group.entry_fields or shown
+        passage = shown["kind"] == "passage"
+        kind = shown["subkind"] if passage else entry["kind"]
+        if kind == "ruling":
+            url = entry["url"]
+        else:  # pinned to the version searched; at the passage that answers (or the sub-definition)
+            slug, _, own_anchor = entry["slug"].partition("#")
+            anchor = shown.get("anchor") if passage else own_anchor
+            url = urls.term(entry["game"], slug, version, anchor or None)
+        return Hit(
+            entry.get("label") or entry["title"],
+            json.loads(entry.get("aliases") or "[]"),
+            entry["game"],
+            kind,
+            entry["slug"],
+            url,
+            group.best,
+            snippet(shown.get("body") or "", pattern),
+            entry.get("subkind", "") if entry["kind"] != "passage" else "",
+            entry.get("version"),
+            shown.get("number") or entry.get("number"),
+        )
 
     def _name_bonus(self, fields: dict, text: str, tokens: set[str]) -> float:
         """How much of the query is this entry's name: all of it (2.0) or a share of its words."""
@@ -339,13 +453,12 @@ class Searcher:
         return bonus
 
     @staticmethod
-    def _candidates(searcher, query: Q.Query, filters: Q.Query | None, limit: int) -> list[tuple]:
+    def _candidates(searcher, query: Q.Query, filters: Q.Query | None, size: int) -> list[tuple]:
         """Top documents by BM25F, as (searcher, hit, top score) for the re-ranking.
 
         A filter (game, kind, version) is intersected with the query so only that part of
         the index is scored; with no filter, block-max skipping prunes the big postings.
         """
-        size = max(limit * 4, 40)
         if filters is None:
             collector = collectors.TopCollector(size, usequality=True)
             searcher.search_with_collector(query, collector)
@@ -358,31 +471,33 @@ class Searcher:
         top = max((h.score for h in hits), default=1.0) or 1.0
         return [(searcher, hit, top) for hit in hits]
 
-    def _presence(self, searcher, docnums: list[int], tokens: set[str]) -> dict[int, set[str]]:
-        """Which query words each candidate contains (in any searched field), by skipping along postings."""
+    def _presence(self, searcher, docnums: list[int], wanted: dict) -> dict[int, set[str]]:
+        """Which query words each candidate contains (any form, any searched field), by skipping along postings."""
         reader = searcher.reader()
-        wanted = sorted(set(docnums))
+        docs = sorted(set(docnums))
         present: dict[int, set[str]] = {}
-        for token in tokens:
-            for fieldname in self.FIELDS:
-                if reader.doc_frequency(fieldname, token) == 0:
-                    continue
-                postings = reader.postings(fieldname, token)
-                for docnum in wanted:
-                    if not postings.is_active():
-                        break
-                    if postings.id() < docnum:
-                        postings.skip_to(docnum)
-                    if postings.is_active() and postings.id() == docnum:
-                        present.setdefault(docnum, set()).add(token)
+        for word, (forms, _) in wanted.items():
+            for form in forms:
+                for fieldname in self.FIELDS:
+                    if reader.doc_frequency(fieldname, form) == 0:
+                        continue
+                    postings = reader.postings(fieldname, form)
+                    for docnum in docs:
+                        if not postings.is_active():
+                            break
+                        if postings.id() < docnum:
+                            postings.skip_to(docnum)
+                        if postings.is_active() and postings.id() == docnum:
+                            present.setdefault(docnum, set()).add(word)
         return present
 
-    def _highlighter(self, text: str) -> re.Pattern | None:
-        """Query words (and their stems, as prefixes) to mark in snippets."""
+    def _highlighter(self, text: str, plan: Plan) -> re.Pattern | None:
+        """Query words, their stems and the alternatives searched (as prefixes) to mark in snippets."""
         words = {w.lower() for w in re.findall(r"[A-Za-z0-9]{2,}", text)}
-        stems = set(self.tokens(text))
+        stems = {form for word in plan.words for form in word.forms}
         parts = sorted(
-            {re.escape(w) for w in words if w not in QUESTION_WORDS} | {re.escape(s) for s in stems if len(s) > 2},
+            {re.escape(w) for w in words if w not in QUESTION_WORDS and len(w) > 1}
+            | {re.escape(s) for s in stems if len(s) > 2 and s not in QUESTION_WORDS},
             key=len,
             reverse=True,
         )

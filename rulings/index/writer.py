@@ -10,7 +10,7 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 
 from ..graph.store import Game, Store, TermRow
-from ..markup import plain_text
+from ..markup import _md, plain_text
 from ..text import name_key
 from ..urls import urls
 from .schema import schema
@@ -29,7 +29,10 @@ def _versions_in_force(labels: list[str], start: int, end: int | None) -> str:
 
 
 def documents(store: Store, only: list[str] | None = None):
-    """One index document per term revision, sub-definition revision and ruling (of ``only`` games).
+    """One index document per term revision, sub-definition revision, ruling and passage (of ``only`` games).
+
+    Passages are the blocks of the texts in force now, for entries of more than one block: a
+    search points at the paragraph, bullet or numbered rule that answers.
 
     Games in the order they were written, terms and rulings in slug order: Whoosh numbers documents
     in this order, and the numbers break ties between equal scores.
@@ -47,7 +50,7 @@ def documents(store: Store, only: list[str] | None = None):
 
 
 def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
-    """A document per revision of the term, and per sub-definition of each revision."""
+    """A document per revision of the term, per sub-definition of each revision, per passage of the latest."""
     names = list(dict.fromkeys(name for name, _ in store.names(term)))
     revisions = store.revisions(term)
     context = " ".join(term.path)
@@ -60,7 +63,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
             body = plain_text(pointed) if pointed is not None else "See " + ", ".join(revision.redirect)
         url = urls.term(game.slug, term.slug, None if latest else revision.version)
         in_force = _versions_in_force(labels, revision.ordinal, end)
-        yield dict(
+        entry = dict(
             id=f"t:{revision.id}",
             game=game.slug,
             kind="section" if term.kind == "section" else "term",
@@ -68,6 +71,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
             versions=in_force,
             latest=latest,
             title=revision.name,
+            label=revision.name,
             names=" ; ".join(names),
             name_keys=",".join(name_key(n) for n in names),
             context=context,
@@ -77,6 +81,9 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
             aliases=json.dumps([n for n in names if n != revision.name]),
             version=revision.version,
         )
+        yield entry
+        if latest:
+            yield from _passages(entry, paragraphs(revision.text))
         for sub in store.subdefs(revision.id):
             yield dict(
                 id=f"s:{sub['id']}",
@@ -86,12 +93,13 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
                 versions=in_force,
                 latest=latest,
                 title=sub["name"],
+                label=sub["name"],
                 names=sub["name"],
                 name_keys=name_key(sub["name"]),
                 context=f"{revision.name} {context}",
                 body=plain_text(sub["text"]),
                 slug=f"{term.slug}#{sub['anchor']}",
-                url=f"{url}#{sub['anchor']}",
+                url=urls.term(game.slug, term.slug, None if latest else revision.version, sub["anchor"]),
                 aliases="[]",
                 version=revision.version,
             )
@@ -107,6 +115,7 @@ def _ruling_document(game: Game, ruling: dict, labels: list[str]) -> dict:
         versions=",".join(labels),
         latest=True,
         title=ruling["title"],
+        label=ruling["title"],
         names=" ; ".join(cards),
         name_keys=",".join([name_key(ruling["title"]), *(name_key(c) for c in cards)]),
         context=" ".join(x for x in (ruling["group"], ruling["section"]) if x),
@@ -116,6 +125,53 @@ def _ruling_document(game: Game, ruling: dict, labels: list[str]) -> dict:
         aliases="[]",
         version=None,
     )
+
+
+def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
+    """The blocks of an entry's text as documents of their own (none for a text of one block: the entry is it).
+
+    The entry keeps its whole text (a question's words may be spread over its paragraphs); a
+    passage is found by its own words and shows as its entry, pointed at the block (its anchor).
+    """
+    if len(blocks) < 2:
+        return
+    for position, (anchor, number, text) in enumerate(blocks):
+        body = plain_text(text)
+        if not body:
+            continue
+        yield dict(
+            id=f"{entry['id']}:{position}",
+            parent=entry["id"],
+            game=entry["game"],
+            kind="passage",
+            subkind=entry["kind"],
+            versions=entry["versions"],
+            latest=True,
+            label=entry["label"],
+            name_keys=entry["name_keys"],
+            body=body,
+            slug=entry["slug"],
+            url=entry["url"],
+            aliases=entry["aliases"],
+            version=entry["version"],
+            anchor=anchor,
+            number=number,
+        )
+
+
+def paragraphs(markdown: str) -> list[tuple[str, str | None, str]]:
+    """(anchor, rule number, text) of each top-level paragraph and list item, anchored as term pages anchor them.
+
+    ``web.render.render_rules`` numbers the same blocks "p-1", "p-2", ... in the same order.
+    """
+    out: list[tuple[str, str | None, str]] = []
+    for token in _md().parse(markdown or ""):
+        if token.type in ("paragraph_open", "list_item_open") and token.level <= 1:
+            out.append((f"p-{len(out) + 1}", None, ""))
+        elif token.type == "inline" and out:
+            anchor, number, text = out[-1]
+            out[-1] = (anchor, number, f"{text} {token.content}".strip())
+    return out
 
 
 def keep_words(store: Store) -> frozenset[str]:
@@ -130,10 +186,11 @@ def _add(main, history, store: Store, only: list[str] | None = None) -> int:
     count = 0
     for doc in documents(store, only):
         # Spelling and word pairs come from titles and the opening of the text, where definitions
-        # are; indexing them over whole texts doubled the index for little gain in ranking.
+        # are (and from each passage, where answers are); over whole texts they doubled the index.
         opening = " ".join(doc["body"].split()[:OPENING_WORDS])
-        doc["spell"] = f"{doc['title']} {doc['names']} {doc['context']} {opening}"
-        doc["pairs"] = f"{doc['title']}\n{opening}"
+        if doc["kind"] != "passage":
+            doc["spell"] = f"{doc['title']} {doc['names']} {doc['context']} {opening}"
+        doc["pairs"] = f"{doc.get('title', '')}\n{opening}"
         (main if doc["latest"] else history).add_document(**doc)
         count += 1
     return count

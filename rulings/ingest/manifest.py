@@ -64,6 +64,7 @@ class GameManifest:
     documents: list[DocumentSpec]
     renames: list[Rename] = field(default_factory=list)
     spellings: dict[str, str] = field(default_factory=dict)
+    vocabulary: dict[str, list[str]] = field(default_factory=dict)  # what players say -> words the rules use
     versions: list[dict] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -127,7 +128,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
     """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line.
 
     One validator per table: ``[game]``, ``[[documents]]``, ``[[renames]]``, ``[spellings]``,
-    ``[[versions]]``, ``[[corrections]]``.
+    ``[vocabulary]``, ``[[versions]]``, ``[[corrections]]``.
     """
     where = f"{game_dir.name}/{MANIFEST}"
     text, data = _read_toml(game_dir / MANIFEST, where)
@@ -144,6 +145,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         documents=documents,
         renames=_renames(data, where, text),
         spellings=_spellings(data, where, text),
+        vocabulary=_vocabulary(data, where, text),
         versions=_versions(data, where, text),
         corrections=_corrections(data, where, text, {d.file for d in documents}),
     )
@@ -283,6 +285,20 @@ def _spellings(data: dict, where: str, text: str) -> dict[str, str]:
     if not isinstance(spellings, dict) or not all(isinstance(v, str) for v in spellings.values()):
         raise CorpusError(where, '[spellings] maps "misspelling" = "name"', _line_of(text, "[spellings]"))
     return dict(spellings)
+
+
+def _vocabulary(data: dict, where: str, text: str) -> dict[str, list[str]]:
+    vocabulary = data.get("vocabulary", {})
+    if not isinstance(vocabulary, dict) or not all(
+        isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(x, str) for x in v))
+        for v in vocabulary.values()
+    ):
+        raise CorpusError(
+            where,
+            '[vocabulary] maps "what players say" = "rules words" (or a list of them)',
+            _line_of(text, "[vocabulary]"),
+        )
+    return {k: [v] if isinstance(v, str) else list(v) for k, v in vocabulary.items()}
 
 
 def _versions(data: dict, where: str, text: str) -> list[dict]:

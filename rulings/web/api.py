@@ -161,7 +161,12 @@ def applies():
 def search():
     args = search_args(default_limit=10)
     results = loaded().searcher.search(
-        args.query, game=args.game.slug if args.game else None, kind=args.kind, version=args.version, limit=args.limit
+        args.query,
+        game=args.game.slug if args.game else None,
+        kind=args.kind,
+        version=args.version,
+        limit=args.limit,
+        partial=args.partial,
     )
     return jsonify(results.as_dict())
 
@@ -169,10 +174,8 @@ def search():
 @bp.route("/complete")
 def complete():
     args = search_args(default_limit=8)
-    completions = loaded().searcher.completions
-    return jsonify(
-        completions.complete(args.query[:100], args.game.slug if args.game else None, max(1, min(args.limit, 20)))
-    )
+    game = args.game.slug if args.game else None
+    return jsonify(loaded().searcher.complete(args.query[:100], game, max(1, min(args.limit, 20))))
 
 
 @bp.route("/<game>/rulings/<slug>")

@@ -82,6 +82,7 @@ class SearchArgs:
     kind: str | None
     version: str | None
     limit: int
+    partial: bool = False  # search as you type: the last word is still being typed
 
 
 def search_args(default_limit: int) -> SearchArgs:
@@ -98,7 +99,8 @@ def search_args(default_limit: int) -> SearchArgs:
         limit = int(args.get("limit", default_limit))
     except ValueError:
         raise BadRequest("limit must be a number") from None
-    return SearchArgs(args.get("q", ""), game, kind, args.get("version") or None, limit)
+    partial = args.get("partial", "") in ("1", "true")
+    return SearchArgs(args.get("q", ""), game, kind, args.get("version") or None, limit, partial)
 
 
 def term_name_arg() -> str:

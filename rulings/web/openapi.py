@@ -123,14 +123,19 @@ def spec(server: str = "") -> dict:
                 _param("kind", "query", False),
                 _param("version", "query", False),
                 _param("limit", "query", False),
+                _param("partial", "query", False, "1: the last word is still being typed (search as you type)"),
             ],
             {
                 "type": "object",
-                "properties": {"hits": {"type": "array", "items": _HIT}, "did_you_mean": {"type": ["string", "null"]}},
+                "properties": {
+                    "hits": {"type": "array", "items": _HIT},
+                    "did_you_mean": {"type": ["string", "null"]},
+                    "suggestions": {"type": "array", "items": obj},
+                },
             },
         ),
         "/api/complete": _get(
-            "Term names completing a prefix",
+            "Term names completing what is typed (earlier words spelling-corrected)",
             [_param("q", "query"), _param("game", "query", False)],
             {"type": "array", "items": obj},
         ),

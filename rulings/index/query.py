@@ -1,0 +1,200 @@
+"""From typed text to a bounded Whoosh query: the words that matter, what they may also mean, and a cost budget.
+
+A query plan is built in two steps. *Understanding*: the typed words are analysed like the
+documents, question words kept aside with little weight, a compound typed as one word ("alterego")
+split where the index knows the pair, and each word given its alternatives: the play lexicon's and
+the game's vocabulary ("dies" -> "defeated"), and words of its family ("alteration" for "alter"),
+all weighted below the word itself. *Costing*: every clause costs the postings Whoosh would walk
+for it (its document frequency); clauses are taken most telling first (exact words before
+alternatives, rare before common) until the budget is spent, so no query within the length limit
+can cost more than a few ordinary ones, however many words or digits it has.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from whoosh import query as Q
+
+from .lexicon import Synonyms
+from .schema import QUESTION_WORDS, family_stem
+
+# The cost model's limits (see module docstring). Postings are what a clause costs Whoosh to walk.
+MAX_WORDS = 10  # distinct words searched (the most telling ones when a query has more)
+MAX_PAIRS = 8  # adjacent word pairs
+MAX_PHRASES = 3  # "quoted phrases"
+MAX_PHRASE_WORDS = 6
+MAX_ALTERNATIVES = 12  # synonym and word-family alternatives, all words together
+MAX_FAMILY = 3  # family words per word
+FAMILY_SCAN = 40  # lexicon entries looked at to find a word's family
+BUDGET = 120_000  # postings per query, all clauses together
+QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
+SYNONYM_WEIGHT = 0.45
+FAMILY_WEIGHT = 0.35
+PAIR_WEIGHT = 1.5
+PHRASE_WEIGHT = 2.0
+
+
+@dataclass
+class Word:
+    """A query word as indexed (a stem), with what else it may be written as."""
+
+    stem: str
+    weight: float = 1.0
+    alternatives: dict[str, float] = field(default_factory=dict)  # stem -> weight
+
+    @property
+    def forms(self) -> set[str]:
+        return {self.stem, *self.alternatives}
+
+
+@dataclass
+class Plan:
+    words: list[Word]
+    pairs: list[str]
+    phrases: list[list[str]]
+    clauses: list[Q.Query] = field(default_factory=list)
+    cost: int = 0  # estimated postings walked
+    dropped: int = 0  # clauses left out by the budget
+
+    @property
+    def telling(self) -> list[Word]:
+        """The words an answer should contain (question words excepted)."""
+        return [w for w in self.words if w.weight >= 1.0] or self.words
+
+    def query(self) -> Q.Query | None:
+        if not self.clauses:
+            return None
+        return Q.Or(self.clauses) if len(self.clauses) > 1 else self.clauses[0]
+
+
+class Planner:
+    """Builds query plans against one index reader (see module docstring)."""
+
+    FIELDS = ("title", "names", "context", "body")
+    ALTERNATIVE_FIELDS = ("title", "names", "body")
+
+    def __init__(self, reader, tokens, words, synonyms: Synonyms):
+        """``tokens``: the index analyzer (question words dropped); ``words``: every word, analysed."""
+        self.reader = reader
+        self.tokens = tokens
+        self.words = words
+        self.synonyms = synonyms
+
+    def df(self, fieldname: str, term: str) -> int:
+        return self.reader.doc_frequency(fieldname, term)
+
+    def known(self, term: str) -> bool:
+        return any(self.df(f, term) for f in ("title", "names", "body"))
+
+    # -- understanding --------------------------------------------------
+    def understand(self, text: str) -> tuple[list[Word], list[str], list[list[str]]]:
+        quoted = [self.tokens(p)[:MAX_PHRASE_WORDS] for p in re.findall(r'"([^"]+)"', text)]
+        phrases = [p for p in quoted if len(p) > 1][:MAX_PHRASES]
+        plain = text.replace('"', " ")
+        stems = self.split_compounds(self.tokens(plain))
+        every = self.words(plain)  # with question words: "not defend" is a lexicon key
+        words: dict[str, Word] = {}
+        for stem in stems:
+            if stem not in words:
+                words[stem] = Word(stem, QUESTION_WEIGHT if stem in QUESTION_WORDS else 1.0)
+        words = dict(list(words.items())[: MAX_WORDS * 3])
+        if len(words) > MAX_WORDS:  # the most telling words, kept in the order typed
+            keep = set(sorted(words, key=lambda s: (words[s].weight < 1.0, self.df("body", s)))[:MAX_WORDS])
+            words = {s: w for s, w in words.items() if s in keep}
+        self.add_alternatives(words, every)
+        pairs = list(dict.fromkeys(f"{a}_{b}" for a, b in pairwise(stems) if a in words and b in words))
+        return list(words.values()), pairs[:MAX_PAIRS], phrases
+
+    def split_compounds(self, stems: list[str]) -> list[str]:
+        """A word the index does not know, typed as two it knows side by side ("alterego"), is split."""
+        out = []
+        for stem in stems:
+            if len(stem) >= 6 and stem.isalpha() and not self.known(stem):
+                best = max(
+                    ((self.df("pairs", f"{stem[:i]}_{stem[i:]}"), i) for i in range(2, len(stem) - 1)),
+                    default=(0, 0),
+                )
+                if best[0]:
+                    out += [stem[: best[1]], stem[best[1] :]]
+                    continue
+            out.append(stem)
+        return out
+
+    def add_alternatives(self, words: dict[str, Word], every: list[str]) -> None:
+        budget = MAX_ALTERNATIVES
+        for key, phrase in self.synonyms.expand(every):
+            targets = [words[k] for k in key if k in words] or [w for w in words.values() if w.weight >= 1.0][:1]
+            for stem in self.tokens(phrase):
+                if budget and targets and stem not in words and self.known(stem):
+                    target = targets[-1]
+                    if stem not in target.alternatives:
+                        target.alternatives[stem] = SYNONYM_WEIGHT * target.weight
+                        budget -= 1
+        for word in words.values():
+            for stem in self.family(word.stem):
+                if budget and stem not in words and stem not in word.alternatives:
+                    word.alternatives[stem] = FAMILY_WEIGHT * word.weight
+                    budget -= 1
+
+    def family(self, stem: str) -> list[str]:
+        """Indexed words sharing ``stem``'s Porter2 stem ("alteration" for "alter"), most frequent first."""
+        root = family_stem(stem)
+        if len(root) < 4 or not stem.isalpha():
+            return []
+        prefix = root.rstrip("i")  # Porter2 writes a final y as i ("readi")
+        found = []
+        for n, term in enumerate(self.reader.expand_prefix("body", prefix)):
+            if n >= FAMILY_SCAN:
+                break
+            word = term.decode() if isinstance(term, bytes) else term
+            if word != stem and family_stem(word) == root:
+                found.append((self.df("body", word), word))
+        return [w for _, w in sorted(found, reverse=True)[:MAX_FAMILY]]
+
+    # -- costing ----------------------------------------------------------
+    def plan(self, text: str, broad: bool = False, name_key: str | None = None) -> Plan:
+        """The clauses of ``text`` within the budget. ``broad`` (no game chosen): body text only for rare words.
+
+        Across thousands of games the answer is an entry *named* by the query, and walking every
+        body that says "card" would cost seconds.
+        """
+        words, pairs, phrases = self.understand(text)
+        plan = Plan(words, pairs, phrases)
+        rare_limit = max(50, int(0.005 * self.reader.doc_count())) if broad else None
+        candidates: list[tuple[int, int, Q.Query]] = []  # (tier, postings, clause)
+
+        def offer(tier: int, fieldname: str, term: str, boost: float) -> None:
+            postings = self.df(fieldname, term)
+            if postings and (rare_limit is None or fieldname in ("title", "names", "pairs") or postings <= rare_limit):
+                candidates.append((tier, postings, Q.Term(fieldname, term, boost=boost)))
+
+        if broad and name_key:
+            candidates.append((0, 1, Q.Term("name_keys", name_key, boost=3.0)))
+        for word in words:
+            for fieldname in self.FIELDS:
+                offer(0 if fieldname in ("title", "names") else 1, fieldname, word.stem, word.weight)
+            for stem, weight in word.alternatives.items():
+                for fieldname in self.ALTERNATIVE_FIELDS:
+                    offer(2, fieldname, stem, weight)
+        for pair in pairs:
+            offer(1, "pairs", pair, PAIR_WEIGHT)
+        for phrase in phrases:
+            postings = min(self.df("body", w) for w in phrase)
+            for fieldname in ("title", "body"):
+                if postings and (rare_limit is None or postings <= rare_limit or fieldname == "title"):
+                    candidates.append((1, postings, Q.Phrase(fieldname, phrase, slop=1, boost=PHRASE_WEIGHT)))
+        if broad and not any(t < 2 for t, _, _ in candidates) and words:
+            # every word is common: titles with the rarest one
+            rarest = min(words, key=lambda w: self.df("title", w.stem) or 1 << 30)
+            for fieldname in ("title", "names"):
+                candidates.append((0, self.df(fieldname, rarest.stem), Q.Term(fieldname, rarest.stem)))
+        for _tier, postings, clause in sorted(candidates, key=lambda c: (c[0], c[1])):
+            if plan.cost + postings > BUDGET and plan.clauses:
+                plan.dropped += 1
+                continue
+            plan.clauses.append(clause)
+            plan.cost += postings
+        return plan

@@ -1,0 +1,188 @@
+"""Search answers questions as players type them: each behaviour on a small game written for the test.
+
+Passages, question words, compounds, contractions, numbers, the play lexicon, a game's [vocabulary],
+honest spelling suggestions, search as you type, and the cost model's budget.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rulings.build import build
+from rulings.builds import current_build
+from rulings.index import query as query_module
+from rulings.index.schema import light_stem, normal_word
+from rulings.index.search import CLOSE, OPEN, Searcher, edits
+from rulings.settings import Settings
+from rulings.web import create_app
+
+from .conftest import write_game
+
+RULEBOOK = """# Lantern Hold Rulebook
+
+## Glossary
+
+**Alter-Ego**: The quiet side of a keeper card, used between fights. A keeper in alter-ego form cannot attack.
+
+**Alteration Effect**: An effect that alters the printed value of a card. Alteration effects last until the end
+of the round.
+
+**Guard**: An enemy with guard must be attacked before other enemies.
+
+**Defend**: To stop an attack with a keeper or an ally. Each keeper may defend once per round.
+
+**Attack**: An enemy attack targets the keeper whose turn it is.
+
+Each enemy attack deals its damage to the defender, after the defender's armor is subtracted.
+
+If no one defends against the attack, the attacked keeper takes all of its damage and the attack counts as undefended.
+
+An attack against a keeper in alter-ego form is resolved the same way as any other attack.
+
+**Hand Size**: Keep at most seven cards in hand; discard down to seven at the end of the round.
+
+**Defeated**: A keeper with no hit points left is defeated and leaves the game with its cards.
+
+**Keeper Phase**: The phase in which every keeper takes a turn, in seating order.
+
+**Lantern**: Each lantern card lights two spaces of the board.
+"""
+
+MANIFEST = """[game]
+name = "Lantern Keep"
+
+[[documents]]
+file = "rulebook.md"
+kind = "rulebook"
+title = "Rulebook"
+
+[vocabulary]
+tank = "guard"
+"""
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory):
+    corpus = tmp_path_factory.mktemp("corpus")
+    write_game(corpus, "lantern-keep", MANIFEST, {"rulebook.md": RULEBOOK})
+    settings = Settings.resolve(corpus, tmp_path_factory.mktemp("store"))
+    build(settings, progress=lambda _: None)
+    return settings
+
+
+@pytest.fixture(scope="module")
+def searcher(settings):
+    return Searcher(current_build(settings.store))
+
+
+def top(searcher, query, **kw):
+    hits = searcher.search(query, game="lantern-keep", **kw).hits
+    return hits[0] if hits else None
+
+
+# -- analysis ---------------------------------------------------------------------------------
+def test_contractions_clitics_and_numbers_meet_their_written_forms():
+    assert normal_word("didnt") == normal_word("didn't") == normal_word("didn\u2019t") == "did"
+    assert normal_word("cant") == normal_word("can't") == "cannot"
+    assert normal_word("ko'd") == "ko" and normal_word("player's") == "player"
+    assert normal_word("two") == "2" and normal_word("2nd") == "second"
+
+
+def test_stemming_is_inflectional_only():
+    assert light_stem("defends") == light_stem("defended") == light_stem("defending") == light_stem("defend")
+    assert light_stem("heroes") == light_stem("hero") and light_stem("trampled") == light_stem("trample")
+    assert light_stem("alteration") != light_stem("alter")
+    assert light_stem("attacker") != light_stem("attack")
+
+
+def test_a_swap_of_two_letters_is_one_edit():
+    assert edits("gaurd", "guard") == 1 and edits("plugh", "plus") == 2 and edits("frist", "first") == 1
+
+
+# -- ranking ----------------------------------------------------------------------------------
+def test_the_answer_buried_in_a_long_entry_is_the_hit_and_its_passage_is_pointed_at(searcher, settings):
+    hit = top(searcher, "who takes the damage if nobody defends")
+    assert hit.title == "Attack"
+    path, _, anchor = hit.url.partition("#")
+    assert anchor, hit.url
+    assert "no one defends" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
+    assert f"{OPEN}defends{CLOSE}" in hit.snippet
+    page = create_app(settings).test_client().get(path).get_data(as_text=True)
+    paragraph = re.search(rf'id="{re.escape(anchor)}"[^>]*>(.*?)</(?:p|li)>', page, re.S)
+    assert paragraph and "no one defends" in re.sub(r"<[^>]+>", "", paragraph.group(1))
+
+
+def test_spaced_hyphenated_and_run_together_compounds_meet(searcher):
+    for typed in ("alter ego", "alter-ego", "alterego", "can I attack in alter ego form"):
+        hits = searcher.search(typed, game="lantern-keep").hits
+        titles = [h.title for h in hits]
+        assert "Alter-Ego" in titles[:2], (typed, titles)
+        assert titles.index("Alter-Ego") < (titles.index("Alteration Effect") if "Alteration Effect" in titles else 99)
+
+
+def test_question_words_do_not_decide(searcher):
+    assert top(searcher, "what happens when how many cards can I keep in my hand").title == "Hand Size"
+
+
+def test_digits_meet_number_words(searcher):
+    assert top(searcher, "keep 7 cards").title == "Hand Size"
+    assert top(searcher, "lights 2 spaces").title == "Lantern"
+
+
+def test_play_lexicon_reaches_the_rules_word_but_never_outranks_it(searcher):
+    assert top(searcher, "what happens when my keeper dies").title == "Defeated"
+    assert top(searcher, "can my ally block").title == "Defend"
+    assert top(searcher, "defeated").title == "Defeated"  # the word itself first
+
+
+def test_a_games_vocabulary_from_its_manifest(searcher):
+    assert top(searcher, "tank").title == "Guard"
+    assert searcher.search("tank", game="lantern-keep").hits[0].snippet  # found, with a snippet
+
+
+# -- suggestions and search as you type ---------------------------------------------------------
+def test_a_close_typo_is_corrected(searcher):
+    results = searcher.search("gaurd enemy", game="lantern-keep")
+    assert results.corrected and results.did_you_mean == "guard enemy"
+    assert results.hits[0].title == "Guard"
+
+
+def test_nonsense_is_not_corrected_into_results(searcher):
+    results = searcher.search("xyzzyq plugh", game="lantern-keep")
+    assert results.hits == [] and results.did_you_mean is None and results.message == "no matches"
+
+
+def test_no_results_offer_the_closest_names(searcher):
+    results = searcher.search("keeperphasez", game="lantern-keep")
+    assert results.hits == [] and results.did_you_mean is None
+    assert results.suggestions[0]["name"] == "Keeper Phase"
+    assert results.suggestions[0]["url"] == "/lantern-keep/terms/keeper-phase"
+
+
+def test_instant_search_corrects_finished_words_and_completes_the_last(searcher):
+    assert [c["name"] for c in searcher.complete("keepr ph", "lantern-keep")] == ["Keeper Phase"]
+    hits = searcher.search("keepr ph", game="lantern-keep", partial=True).hits
+    assert hits and hits[0].title == "Keeper Phase"
+    assert searcher.complete("xyzzy ph", "lantern-keep") == []
+
+
+# -- cost model -------------------------------------------------------------------------------------
+def test_a_long_query_is_bounded_by_the_cost_model(searcher):
+    digits = " ".join(str(n) for n in range(66))
+    plan = searcher.plan(digits)
+    assert len(plan.words) <= query_module.MAX_WORDS and len(plan.pairs) <= query_module.MAX_PAIRS
+    assert plan.cost <= query_module.BUDGET
+    repeated = searcher.plan("guard guard guard guard guard guard")
+    assert len(repeated.words) == 1 and repeated.pairs == ["guard_guard"]
+
+
+def test_the_budget_keeps_the_most_telling_clauses(searcher, monkeypatch):
+    whole = searcher.plan("enemy attack keeper lantern", game="lantern-keep")
+    cheapest = min(searcher.planner().df("body", w.stem) for w in whole.words)
+    monkeypatch.setattr(query_module, "BUDGET", cheapest + 1)
+    tight = searcher.plan("enemy attack keeper lantern", game="lantern-keep")
+    assert tight.dropped > 0 and tight.clauses and tight.cost <= query_module.BUDGET
+    # what the budget keeps is the most telling clauses: names before running text, rare before common
+    assert tight.clauses == whole.clauses[: len(tight.clauses)]
