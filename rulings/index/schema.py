@@ -129,6 +129,20 @@ class NormalFilter(Filter):
             yield token
 
 
+class NegationFilter(Filter):
+    """``didn't`` / ``didnt`` -> ``did not``: for reading a question's phrasing ("not defend"), not for indexing."""
+
+    def __call__(self, tokens):
+        for token in tokens:
+            typed = token.text.replace("\u2019", "'")
+            negative = typed.endswith("n't") or (typed.endswith("nt") and typed in LEXICON.contractions)
+            token.text = normal_word(typed)
+            yield token
+            if negative and token.text != "cannot":
+                token.text = "not"
+                yield token
+
+
 class LightStemFilter(Filter):
     def __call__(self, tokens):
         for token in tokens:
@@ -138,7 +152,7 @@ class LightStemFilter(Filter):
 
 def word_analyzer():
     """Every word, normalised and stemmed, question words included (to read a query's phrasing)."""
-    return RegexTokenizer(TOKENS) | LowercaseFilter() | NormalFilter() | LightStemFilter()
+    return RegexTokenizer(TOKENS) | LowercaseFilter() | NegationFilter() | LightStemFilter()
 
 
 def analyzer(keep: frozenset[str] = frozenset()):

@@ -354,7 +354,7 @@ class Searcher:
         query = plan.query()
         if query is None:
             return [], 0.0
-        wanted = self.required_words(plan)
+        wanted, unseen = self.required_words(plan)
         size = min(max(limit * 3, CANDIDATES), 300)
         found = self._candidates(self.current_searcher, query, filters, size)
         if version:  # a past version's texts live in the history index too
@@ -363,22 +363,27 @@ class Searcher:
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
         pattern = self._highlighter(text, plan)
         hits = [self._hit(group, pattern, version) for group in ranked]
-        best_coverage = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
+        seen = sum(weight for _, weight in wanted.values())
+        best_coverage = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0) * seen / (seen + unseen)
         return hits, best_coverage
 
-    def required_words(self, plan: Plan) -> dict[str, tuple[set[str], float]]:
+    def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float]:
         """The query's telling words: the forms that count for each, and its weight (rarer words weigh more).
 
-        Very common words and words the index has never seen are left out: neither tells answers apart.
+        Very common words tell answers apart no more than words the index has never seen: both are
+        left out of coverage. The second value is the weight of the unseen ones (typos, mostly), so
+        a spelling correction can be judged by how much more of the query it lets results cover.
         """
         reader = self.current_searcher.reader()
         total = max(reader.doc_count(), 1)
-        wanted = {}
+        wanted, unseen = {}, 0.0
         for word in plan.telling:
             df = max(reader.doc_frequency(f, form) for f in ("title", "body") for form in word.forms)
-            if 0 < df <= COMMON * total:
+            if df == 0:
+                unseen += math.log(1 + total)
+            elif df <= COMMON * total:
                 wanted[word.stem] = (word.forms, math.log(1 + total / df))
-        return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling}
+        return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen
 
     @staticmethod
     def coverage(present: set[str], wanted: dict[str, tuple[set[str], float]]) -> float:
