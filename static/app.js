@@ -48,12 +48,26 @@
     });
   }
 
+  // Text with the query's words in <mark> (marks: [start, end] pairs from the search API).
+  function marked(node, text, marks) {
+    var at = 0;
+    marks.forEach(function (m) {
+      if (m[0] >= text.length || m[0] < at) { return; }
+      node.appendChild(document.createTextNode(text.slice(at, m[0])));
+      node.appendChild(el("mark", {}, text.slice(m[0], Math.min(m[1], text.length))));
+      at = Math.min(m[1], text.length);
+    });
+    node.appendChild(document.createTextNode(text.slice(at)));
+  }
+
   function render(list, hits) {
     list.innerHTML = "";
     hits.forEach(function (hit) {
       var li = el("li"), a = el("a", { href: hit.url });
       a.appendChild(el("span", {}, hit.title));
-      a.appendChild(el("small", {}, hit.kind + (hit.snippet ? " \u00b7 " + hit.snippet.slice(0, 120) : "")));
+      var small = el("small", {}, hit.kind + (hit.snippet ? " \u00b7 " : ""));
+      marked(small, (hit.snippet || "").slice(0, 160), hit.marks || []);
+      a.appendChild(small);
       li.appendChild(a);
       list.appendChild(li);
     });

@@ -94,6 +94,27 @@ def test_instant_search_as_you_type(page, server):
     expect(page.locator("h1")).to_have_text("Quickstrike")
 
 
+def test_a_natural_question_lands_on_the_answering_paragraph(browser, server):
+    """On a phone: type a question, tap the first instant result, land on the highlighted paragraph that answers."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/marvel-champions/")
+    page.locator("#q").type("who takes the damage if nobody defends")
+    first = page.locator("#instant li a").first
+    expect(first).to_contain_text("Attack (Enemy Activation)")
+    expect(first.locator("mark").first).to_be_visible()  # the query's words, marked in the snippet
+    first.tap()
+    expect(page.locator("h1")).to_have_text("Attack (Enemy Activation)")
+    anchor = page.evaluate("location.hash.slice(1)")
+    assert anchor, page.url
+    paragraph = page.locator(f'[id="{anchor}"]')
+    expect(paragraph).to_contain_text("undefended")
+    expect(paragraph).to_be_in_viewport()
+    highlighted = paragraph.evaluate("node => getComputedStyle(node).backgroundColor")
+    assert highlighted not in ("rgba(0, 0, 0, 0)", "transparent"), highlighted
+    context.close()
+
+
 def test_search_form_works_without_instant_results(page, server):
     page.goto(server + "/")
     page.fill("#q", "flame barrier")

@@ -30,6 +30,7 @@ MAX_ALTERNATIVES = 12  # synonym and word-family alternatives, all words togethe
 MAX_FAMILY = 3  # family words per word
 FAMILY_SCAN = 40  # lexicon entries looked at to find a word's family
 BUDGET = 120_000  # postings per query, all clauses together
+COMMON = 0.15  # a word in more than this share of texts is searched in names only (if rarer words are typed)
 QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
 SYNONYM_WEIGHT = 0.45
 FAMILY_WEIGHT = 0.35
@@ -46,8 +47,9 @@ class Word:
     alternatives: dict[str, float] = field(default_factory=dict)  # stem -> weight
 
     @property
-    def forms(self) -> set[str]:
-        return {self.stem, *self.alternatives}
+    def forms(self) -> dict[str, float]:
+        """Each form that counts for the word, with its credit: 1 for the word, less for an alternative."""
+        return {self.stem: 1.0, **{s: w / self.weight for s, w in self.alternatives.items()}}
 
 
 @dataclass
@@ -74,7 +76,7 @@ class Planner:
     """Builds query plans against one index reader (see module docstring)."""
 
     FIELDS = ("title", "names", "context", "body")
-    ALTERNATIVE_FIELDS = ("title", "names", "body")
+    ALTERNATIVE_FIELDS = ("title", "body")
 
     def __init__(self, reader, tokens, words, synonyms: Synonyms):
         """``tokens``: the index analyzer (question words dropped); ``words``: every word, analysed."""
@@ -173,8 +175,14 @@ class Planner:
 
         if broad and name_key:
             candidates.append((0, 1, Q.Term("name_keys", name_key, boost=3.0)))
+        # A word in a large share of all texts ("card") adds little to the ranking but makes every search
+        # walk most of the index: when rarer words are there to find the answer, only names are searched for it.
+        common_limit = COMMON * max(self.reader.doc_count(), 1)
+        common = {w.stem for w in words if self.df("body", w.stem) > common_limit}
+        if len(common) == len(words):
+            common = set()
         for word in words:
-            for fieldname in self.FIELDS:
+            for fieldname in self.FIELDS if word.stem not in common else ("title", "names"):
                 offer(0 if fieldname in ("title", "names") else 1, fieldname, word.stem, word.weight)
             for stem, weight in word.alternatives.items():
                 for fieldname in self.ALTERNATIVE_FIELDS:

@@ -12,6 +12,7 @@ evidence is a passage points at it (URL anchor, passage as snippet).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -29,14 +30,14 @@ from ..text import name_key
 from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
-from .query import Plan, Planner
+from .query import COMMON, Plan, Planner
 from .schema import QUESTION_WORDS, word_analyzer
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
 COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
-CANDIDATES = 60  # documents re-ranked (more when more hits are asked for, at most 300)
-COMMON = 0.15  # a word in more than this share of texts is not required for coverage
+CANDIDATES = 40  # documents re-ranked (more when more hits are asked for, at most 300)
+PRESENCE_FIELDS = ("title", "names", "body")  # where a query word counts as present
 COVERAGE_FLOOR = 0.1  # what a text covering none of the telling words keeps of its score
 KINDS = {
     "term": "term",
@@ -82,6 +83,7 @@ class Hit:
             "url": self.url,
             "score": round(self.score, 4),
             "snippet": self.snippet.replace(OPEN, "").replace(CLOSE, ""),
+            "marks": marks(self.snippet),
             "subkind": self.subkind,
             "version": self.version,
             "number": self.number,
@@ -124,6 +126,16 @@ def snippet(text: str, pattern: re.Pattern | None, width: int = 220) -> str:
     return pattern.sub(lambda m: f"{OPEN}{m.group(0)}{CLOSE}", piece) if pattern else piece
 
 
+def marks(marked: str) -> list[list[int]]:
+    """[start, end] of each highlighted stretch in the snippet as shown (markers removed)."""
+    out, shift = [], 0
+    for match in re.finditer(f"{OPEN}(.*?){CLOSE}", marked, re.S):
+        start = match.start() - shift
+        out.append([start, start + len(match.group(1))])
+        shift += 2
+    return out
+
+
 def clean_query(text: str) -> tuple[str, bool]:
     """Drop control characters, collapse space, cap the length."""
     text = "".join(" " if unicodedata.category(c).startswith("C") else c for c in (text or ""))
@@ -155,7 +167,7 @@ class _Group:
     best: float = 0.0
     best_fields: dict | None = None
     entry_fields: dict | None = None
-    present: set = field(default_factory=set)
+    present: dict = field(default_factory=dict)  # query word -> credit (1: the word itself, less: an alternative)
     rank: int = 1 << 30
 
 
@@ -386,10 +398,10 @@ class Searcher:
         return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen
 
     @staticmethod
-    def coverage(present: set[str], wanted: dict[str, tuple[set[str], float]]) -> float:
-        """The share of the query's telling words (by weight) a text contains."""
+    def coverage(present: dict[str, float], wanted: dict[str, tuple[dict[str, float], float]]) -> float:
+        """The share of the query's telling words (by weight) a text contains; an alternative earns its credit."""
         total = sum(weight for _, weight in wanted.values())
-        return sum(wanted[w][1] for w in present if w in wanted) / total if total else 1.0
+        return sum(wanted[w][1] * credit for w, credit in present.items() if w in wanted) / total if total else 1.0
 
     def _groups(self, found: list[tuple], wanted: dict, text: str) -> dict[str, _Group]:
         presence = {}
@@ -402,7 +414,8 @@ class Searcher:
             key = fields.get("parent") or fields["id"]
             group = groups.setdefault(key, _Group())
             group.rank = min(group.rank, hit.rank)
-            group.present |= presence[id(searcher)].get(hit.docnum, set())
+            for word, credit in presence[id(searcher)].get(hit.docnum, {}).items():
+                group.present[word] = max(credit, group.present.get(word, 0.0))
             passage = fields["kind"] == "passage"
             prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
             score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
@@ -452,10 +465,14 @@ class Searcher:
         for key in (k for k in (fields.get("name_keys") or "").split(",") if k):
             if key == whole:
                 return 2.0
-            name_tokens = set(self.tokens(key))
+            name_tokens = self._name_tokens(key)
             if name_tokens and name_tokens <= tokens:
                 bonus = max(bonus, len(name_tokens) / max(len(tokens), 1))
         return bonus
+
+    @functools.lru_cache(maxsize=50_000)  # noqa: B019 (one searcher per build, kept for its lifetime)
+    def _name_tokens(self, key: str) -> frozenset[str]:
+        return frozenset(self.tokens(key))
 
     @staticmethod
     def _candidates(searcher, query: Q.Query, filters: Q.Query | None, size: int) -> list[tuple]:
@@ -476,14 +493,14 @@ class Searcher:
         top = max((h.score for h in hits), default=1.0) or 1.0
         return [(searcher, hit, top) for hit in hits]
 
-    def _presence(self, searcher, docnums: list[int], wanted: dict) -> dict[int, set[str]]:
+    def _presence(self, searcher, docnums: list[int], wanted: dict) -> dict[int, dict[str, float]]:
         """Which query words each candidate contains (any form, any searched field), by skipping along postings."""
         reader = searcher.reader()
         docs = sorted(set(docnums))
-        present: dict[int, set[str]] = {}
+        present: dict[int, dict[str, float]] = {}
         for word, (forms, _) in wanted.items():
-            for form in forms:
-                for fieldname in self.FIELDS:
+            for form, credit in forms.items():
+                for fieldname in PRESENCE_FIELDS:
                     if reader.doc_frequency(fieldname, form) == 0:
                         continue
                     postings = reader.postings(fieldname, form)
@@ -493,7 +510,8 @@ class Searcher:
                         if postings.id() < docnum:
                             postings.skip_to(docnum)
                         if postings.is_active() and postings.id() == docnum:
-                            present.setdefault(docnum, set()).add(word)
+                            found = present.setdefault(docnum, {})
+                            found[word] = max(credit, found.get(word, 0.0))
         return present
 
     def _highlighter(self, text: str, plan: Plan) -> re.Pattern | None:

@@ -55,7 +55,16 @@ _APPLIES = {
 _HIT = {
     "type": "object",
     "properties": {k: _STR for k in ("title", "game", "kind", "slug", "url", "snippet")}
-    | {"aliases": {"type": "array", "items": _STR}, "score": {"type": "number"}},
+    | {
+        "aliases": {"type": "array", "items": _STR},
+        "score": {"type": "number"},
+        "number": {"type": ["string", "null"]},
+        "marks": {
+            "type": "array",
+            "description": "[start, end] of the query's words in the snippet",
+            "items": {"type": "array", "items": {"type": "integer"}},
+        },
+    },
 }
 _OPS = {
     "type": "array",
