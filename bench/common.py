@@ -38,3 +38,35 @@ def summary(label: str, samples_ms: list[float]) -> str:
     p50 = statistics.median(samples)
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
     return f"{label:<32} n={len(samples):<6} p50={p50:7.3f} ms  p99={p99:7.3f} ms  max={samples[-1]:7.3f} ms"
+
+
+# The most expensive queries within the limits (200 characters) we know of, for the cost model.
+HOSTILE = {
+    "digits": " ".join(str(n) for n in range(66))[:200],
+    "common words": " ".join(["the card play turn player game each may take one"] * 4)[:200],
+    "distinct words": "draw discard shuffle deck hand play card turn round phase player game score point win lose "
+    "attack defend damage move action token board space tile resource cost pay gain",
+    "phrases": '"draw a card" "end of turn" "each player" "the game" "discard pile" "first player"',
+    "typos": "qwerty asdfgh zxcvbn poiuyt lkjhgf mnbvcx plokij uhygtf rfvtgb yhnujm",
+}
+
+
+def cpu_ms(fn, repeat: int) -> list[float]:
+    """CPU milliseconds (this process) of ``repeat`` calls, after one warm-up call."""
+    fn()
+    out = []
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        out.append((time.process_time() - start) * 1000)
+    return out
+
+
+def cost_report(searcher, ordinary: list[str], repeat: int = 5) -> str:
+    """The cost model's figure: the worst query's median CPU time against an ordinary query's, across all games."""
+    usual = statistics.median([t for q in ordinary for t in cpu_ms(lambda q=q: searcher.search(q), repeat)])
+    lines = [f"ordinary query (median of {len(ordinary)}): {usual:.1f} ms CPU"]
+    for name, query in HOSTILE.items():
+        worst = statistics.median(cpu_ms(lambda q=query: searcher.search(q), repeat))
+        lines.append(f"{name:<16} {worst:7.1f} ms CPU  ({worst / usual:.1f}x ordinary)")
+    return "\n".join(lines)

@@ -21,7 +21,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from common import ROOT, timed
+from common import ROOT, cost_report, timed
 
 from rulings.builds import current_build
 from rulings.graph.store import Store
@@ -120,6 +120,7 @@ def measure(size: int, root: Path) -> dict:
         if terms:
             pages.append(urls.term(game.slug, rng.choice(terms).slug))
     page_ms = [t for url in pages for t in timed(partial(client.get, url), 1)]
+    print(f"cost model at {size}:\n{cost_report(searcher, QUERIES)}", file=sys.stderr, flush=True)
     counts = store.counts()
     search_ms.sort()
     page_ms.sort()
