@@ -31,6 +31,14 @@ MAX_FAMILY = 3  # family words per word
 FAMILY_SCAN = 40  # lexicon entries looked at to find a word's family
 BUDGET = 120_000  # postings per query, all clauses together
 COMMON = 0.15  # a word in more than this share of texts is searched in names only (if rarer words are typed)
+COMMON_FLOOR = 200  # ... and in more texts than this (below it, walking them costs nothing)
+
+
+def common_limit(doc_count: int) -> float:
+    """Documents a word may be in and still tell answers apart (and be cheap to walk)."""
+    return max(COMMON * doc_count, COMMON_FLOOR)
+
+
 QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
 SYNONYM_WEIGHT = 0.45
 FAMILY_WEIGHT = 0.35
@@ -177,8 +185,8 @@ class Planner:
             candidates.append((0, 1, Q.Term("name_keys", name_key, boost=3.0)))
         # A word in a large share of all texts ("card") adds little to the ranking but makes every search
         # walk most of the index: when rarer words are there to find the answer, only names are searched for it.
-        common_limit = COMMON * max(self.reader.doc_count(), 1)
-        common = {w.stem for w in words if self.df("body", w.stem) > common_limit}
+        limit = common_limit(self.reader.doc_count())
+        common = {w.stem for w in words if self.df("body", w.stem) > limit}
         if len(common) == len(words):
             common = set()
         for word in words:

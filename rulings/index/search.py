@@ -30,7 +30,7 @@ from ..text import name_key
 from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
-from .query import COMMON, Plan, Planner
+from .query import Plan, Planner, common_limit
 from .schema import QUESTION_WORDS, word_analyzer
 
 MAX_QUERY_CHARS = 200
@@ -376,7 +376,8 @@ class Searcher:
         pattern = self._highlighter(text, plan)
         hits = [self._hit(group, pattern, version) for group in ranked]
         seen = sum(weight for _, weight in wanted.values())
-        best_coverage = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0) * seen / (seen + unseen)
+        best = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
+        best_coverage = best * seen / (seen + unseen)
         return hits, best_coverage
 
     def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float]:
@@ -393,7 +394,7 @@ class Searcher:
             df = max(reader.doc_frequency(f, form) for f in ("title", "body") for form in word.forms)
             if df == 0:
                 unseen += math.log(1 + total)
-            elif df <= COMMON * total:
+            elif df <= common_limit(total):
                 wanted[word.stem] = (word.forms, math.log(1 + total / df))
         return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen
 
