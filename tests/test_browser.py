@@ -99,16 +99,16 @@ def test_a_natural_question_lands_on_the_answering_paragraph(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(server + "/marvel-champions/")
-    page.locator("#q").type("who takes the damage if nobody defends")
+    page.locator("#q").type("does a hero exhaust to use a defense ability")
     first = page.locator("#instant li a").first
-    expect(first).to_contain_text("Attack (Enemy Activation)")
+    expect(first).to_contain_text("Defend")
     expect(first.locator("mark").first).to_be_visible()  # the query's words, marked in the snippet
     first.tap()
-    expect(page.locator("h1")).to_have_text("Attack (Enemy Activation)")
+    expect(page.locator("h1")).to_have_text("Defend")
     anchor = page.evaluate("location.hash.slice(1)")
-    assert anchor, page.url
+    assert anchor, page.url  # the hit points inside the entry, at the paragraph that answers
     paragraph = page.locator(f'[id="{anchor}"]')
-    expect(paragraph).to_contain_text("undefended")
+    expect(paragraph).to_contain_text("a hero does not exhaust when using such an ability")
     expect(paragraph).to_be_in_viewport()
     highlighted = paragraph.evaluate("node => getComputedStyle(node).backgroundColor")
     assert highlighted not in ("rgba(0, 0, 0, 0)", "transparent"), highlighted
