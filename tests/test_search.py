@@ -139,3 +139,21 @@ def test_cli_search_json_contract(cli):
 
 def test_cli_search_bad_game_is_a_usage_error(cli):
     assert cli("search", "stun", "--game", "nope").exit_code == 2
+
+
+def test_instant_search_corrects_a_finished_word_and_completes_the_last(searcher):
+    assert searcher.complete("villian ph", "marvel-champions")[0]["name"] == "Villain Phase"
+    hits = searcher.search("villian ph", game="marvel-champions", partial=True).hits
+    assert hits and hits[0].title == "Villain Phase"
+
+
+def test_nonsense_is_not_corrected_into_results(searcher):
+    results = searcher.search("xyzzyq plugh")
+    assert results.did_you_mean is None and results.hits == []
+
+
+def test_alter_ego_is_not_alteration(searcher):
+    for typed in ("alter ego", "alterego", "alter-ego form"):
+        hits = searcher.search(typed, game="marvel-champions", limit=3).hits
+        assert "Alteration Effect" not in [h.title for h in hits], typed
+        assert "alter-ego" in hits[0].as_dict()["snippet"].lower(), typed
