@@ -60,7 +60,7 @@ if __name__ == "__main__":
     print(cost_report(searcher, [c.query for c in dev_cases()]))
 
     start = time.perf_counter()
-    count = write_index(build / "graph.sqlite", Path(build.parent / "reindex"))
+    count = write_index(store, Path(build.parent / "reindex"))
     seconds = time.perf_counter() - start
     size = sum(p.stat().st_size for p in (build / "index").rglob("*")) / 1024
     print(f"index: {count} documents, {size:.0f} KiB, rebuilt in {seconds:.2f} s")
