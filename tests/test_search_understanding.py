@@ -11,10 +11,12 @@ import re
 import pytest
 
 from rulings.build import build
+from rulings.errors import CorpusError
 from rulings.builds import current_build
 from rulings.index import query as query_module
 from rulings.index.schema import light_stem, normal_word
 from rulings.index.search import CLOSE, OPEN, Searcher, edits
+from rulings.ingest.manifest import load_manifest
 from rulings.settings import Settings
 from rulings.web import create_app
 
@@ -186,3 +188,11 @@ def test_the_budget_keeps_the_most_telling_clauses(searcher, monkeypatch):
     assert tight.dropped > 0 and tight.clauses and tight.cost <= query_module.BUDGET
     # what the budget keeps is the most telling clauses: names before running text, rare before common
     assert tight.clauses == whole.clauses[: len(tight.clauses)]
+
+
+def test_a_bad_vocabulary_is_reported_at_its_line(tmp_path):
+    toml = MANIFEST.replace('tank = "guard"', 'tank = "guard"\nsquishy = 3')
+    game = write_game(tmp_path, "lantern-keep", toml, {"rulebook.md": RULEBOOK})
+    with pytest.raises(CorpusError, match=r"\[vocabulary\]") as caught:
+        load_manifest(game)
+    assert caught.value.diagnostic.line == toml.splitlines().index("[vocabulary]") + 1
