@@ -11,8 +11,8 @@ import re
 import pytest
 
 from rulings.build import build
-from rulings.errors import CorpusError
 from rulings.builds import current_build
+from rulings.errors import CorpusError
 from rulings.index import query as query_module
 from rulings.index.schema import light_stem, normal_word
 from rulings.index.search import CLOSE, OPEN, Searcher, edits
