@@ -165,8 +165,9 @@ class _Group:
     """One entry's candidate documents: the entry itself and/or its passages."""
 
     best: float = 0.0
-    best_fields: dict | None = None
+    best_fields: dict | None = None  # what the hit shows and points at: the best passage, if any
     entry_fields: dict | None = None
+    passage_score: float = 0.0
     present: dict = field(default_factory=dict)  # query word -> credit (1: the word itself, less: an alternative)
     rank: int = 1 << 30
 
@@ -420,18 +421,19 @@ class Searcher:
             passage = fields["kind"] == "passage"
             prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
             score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
-            if not passage:
+            if passage and score > group.passage_score:  # within an entry, the passage that answers best
+                group.passage_score, group.best_fields = score, fields
+            elif not passage:
                 group.entry_fields = fields
-            if score > group.best:
-                group.best, group.best_fields = score, fields
+            group.best = max(group.best, score)
         for group in groups.values():
             coverage = self.coverage(group.present, wanted)
             fields = group.entry_fields or group.best_fields
             # A name inside the query counts as much as the rest of the query agrees with the entry.
             bonus = self._name_bonus(fields, text, set(wanted)) * coverage
             group.best = group.best * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**2) + bonus
-            if bonus >= 2.0 and group.entry_fields is not None:  # the entry named: its top, not a passage
-                group.best_fields = group.entry_fields
+            if group.best_fields is None or (bonus >= 2.0 and group.entry_fields is not None):
+                group.best_fields = group.entry_fields  # no passage, or the entry named: its top
         return groups
 
     def _hit(self, group: _Group, pattern, version: str | None) -> Hit:
@@ -491,8 +493,14 @@ class Searcher:
         results = collector.results()
         # Not list(results): its len() would run the whole query again just to count matches.
         hits = [results[i] for i in range(results.scored_length())]
-        top = max((h.score for h in hits), default=1.0) or 1.0
-        return [(searcher, hit, top) for hit in hits]
+        # Passages are scored against the best passage, entries against the best entry: a name
+        # matched in a title must not make the sentence that answers look weak.
+        passage = {h.docnum: h.fields()["kind"] == "passage" for h in hits}
+        tops = {
+            kind: max((h.score for h in hits if passage[h.docnum] == kind), default=1.0) or 1.0
+            for kind in (True, False)
+        }
+        return [(searcher, hit, tops[passage[hit.docnum]]) for hit in hits]
 
     def _presence(self, searcher, docnums: list[int], wanted: dict) -> dict[int, dict[str, float]]:
         """Which query words each candidate contains (any form, any searched field), by skipping along postings."""

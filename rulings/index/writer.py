@@ -16,6 +16,7 @@ from ..urls import urls
 from .schema import schema
 
 OPENING_WORDS = 80
+INDEXED_KINDS = ("entry", "keyword", "section", "rule")  # numbered rules too (Magic's 702.19 Trample)
 PARALLEL_ABOVE = 5000  # documents; below this one process writes one optimised segment faster
 
 
@@ -43,7 +44,7 @@ def documents(store: Store, only: list[str] | None = None):
         games = [g for g in games if g.slug in wanted]
     for game in games:
         labels = [v.label for v in store.versions(game)]
-        for term in sorted(store.terms(game), key=lambda t: t.slug):
+        for term in sorted(store.terms(game, INDEXED_KINDS), key=lambda t: t.slug):
             yield from _term_documents(store, game, term, labels)
         for ruling in sorted(store.rulings(game), key=lambda r: r["slug"]):
             yield _ruling_document(game, ruling, labels)
@@ -83,7 +84,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
         )
         yield entry
         if latest:
-            yield from _passages(entry, paragraphs(revision.text))
+            yield from _passages(entry, blocks_of(store, revision))
         for sub in store.subdefs(revision.id):
             yield dict(
                 id=f"s:{sub['id']}",
@@ -157,6 +158,11 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
             anchor=anchor,
             number=number,
         )
+
+
+def blocks_of(store: Store, revision) -> list[tuple[str, str | None, str]]:
+    """(anchor, rule number, text) of each block of a revision's text, in order."""
+    return paragraphs(revision.text)
 
 
 def paragraphs(markdown: str) -> list[tuple[str, str | None, str]]:
