@@ -405,6 +405,11 @@ class Searcher:
         total = sum(weight for _, weight in wanted.values())
         return sum(wanted[w][1] * credit for w, credit in present.items() if w in wanted) / total if total else 1.0
 
+    @staticmethod
+    def coverage_factor(coverage: float) -> float:
+        """What a text keeps of its score for covering this share of the question (little when it covers little)."""
+        return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**2
+
     def _groups(self, found: list[tuple], wanted: dict, text: str) -> dict[str, _Group]:
         presence = {}
         for searcher in {id(f[0]): f[0] for f in found}.values():
@@ -416,13 +421,15 @@ class Searcher:
             key = fields.get("parent") or fields["id"]
             group = groups.setdefault(key, _Group())
             group.rank = min(group.rank, hit.rank)
-            for word, credit in presence[id(searcher)].get(hit.docnum, {}).items():
+            found = presence[id(searcher)].get(hit.docnum, {})
+            for word, credit in found.items():
                 group.present[word] = max(credit, group.present.get(word, 0.0))
             passage = fields["kind"] == "passage"
             prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
             score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
-            if passage and score > group.passage_score:  # within an entry, the passage that answers best
-                group.passage_score, group.best_fields = score, fields
+            answers = score * self.coverage_factor(self.coverage(found, wanted))
+            if passage and answers > group.passage_score:  # within an entry, the passage that answers best
+                group.passage_score, group.best_fields = answers, fields
             elif not passage:
                 group.entry_fields = fields
             group.best = max(group.best, score)
@@ -431,7 +438,7 @@ class Searcher:
             fields = group.entry_fields or group.best_fields
             # A name inside the query counts as much as the rest of the query agrees with the entry.
             bonus = self._name_bonus(fields, text, set(wanted)) * coverage
-            group.best = group.best * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**2) + bonus
+            group.best = group.best * self.coverage_factor(coverage) + bonus
             if group.best_fields is None or (bonus >= 2.0 and group.entry_fields is not None):
                 group.best_fields = group.entry_fields  # no passage, or the entry named: its top
         return groups
@@ -470,7 +477,7 @@ class Searcher:
                 return 2.0
             name_tokens = self._name_tokens(key)
             if name_tokens and name_tokens <= tokens:
-                bonus = max(bonus, len(name_tokens) / max(len(tokens), 1))
+                bonus = max(bonus, (len(name_tokens) / max(len(tokens), 1)) ** 2)
         return bonus
 
     @functools.lru_cache(maxsize=50_000)  # noqa: B019 (one searcher per build, kept for its lifetime)
