@@ -7,6 +7,7 @@ build keep using it until they reopen.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
@@ -20,8 +21,18 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
-from .builds import build_info, build_lock, current_build, new_work_dir, prune, publish
-from .errors import CorpusError, Diagnostic, StoreError
+from .builds import (
+    build_info,
+    build_lock,
+    checksums,
+    intact_build,
+    new_work_dir,
+    prune,
+    publish,
+    retire,
+    usable_build,
+)
+from .errors import CorpusError, Diagnostic, StoreError, StoreWriteError
 from .graph.builder import create_schema, delete_game, write_game
 from .graph.history import Assembler
 from .graph.store import Store
@@ -84,11 +95,10 @@ def corpus_fingerprint(corpus: Path) -> str:
     return digest.hexdigest()
 
 
-def is_stale(settings: Settings) -> bool:
-    build = current_build(settings.store)
-    if build is None:
-        return True
-    return build_info(build).get("fingerprint") != corpus_fingerprint(settings.corpus)
+def is_stale(settings: Settings, build: Path | None = None) -> bool:
+    """True when there is no intact build, or it was built from another corpus or other code."""
+    build = build or usable_build(settings.store)[0]
+    return build is None or build_info(build).get("fingerprint") != corpus_fingerprint(settings.corpus)
 
 
 def _progress(message: str) -> None:
@@ -96,21 +106,84 @@ def _progress(message: str) -> None:
         print(f"  {message}", file=sys.stderr, flush=True)
 
 
-def build(settings: Settings, progress=_progress, incremental: bool = True) -> BuildReport:
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+# Errors that mean storage cannot be written, whatever was being written when they happened.
+STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS}
+PATH_ERRNOS = {errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST}  # the store's fault only inside it
+SQLITE_WRITE_ERRORS = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR")
+
+
+def storage_failure(exc: BaseException) -> str | None:
+    """Why a write failed when the file system is at fault (full, read-only), else None."""
+    sqlite_name = getattr(exc, "sqlite_errorname", None) or ""
+    if isinstance(exc, sqlite3.Error) and sqlite_name.startswith(SQLITE_WRITE_ERRORS):
+        return str(exc)
+    if isinstance(exc, OSError) and exc.errno in STORAGE_ERRNOS:
+        return os.strerror(exc.errno).lower()
+    return None
+
+
+def store_write_error(store: Path, exc: BaseException) -> StoreWriteError | None:
+    """The one-line error for a failed write into the store, or None when ``exc`` is something else."""
+    reason = storage_failure(exc)
+    if reason is None and isinstance(exc, OSError) and exc.errno in PATH_ERRNOS and _inside(exc.filename, store):
+        reason = os.strerror(exc.errno).lower()
+        if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+            reason = f"{_first_file(store) or store} is a file, not a folder"
+    return StoreWriteError(f"cannot write the store {store}: {reason}") if reason else None
+
+
+def _inside(filename, folder: Path) -> bool:
+    return bool(filename) and Path(os.fsdecode(filename)).resolve().is_relative_to(folder)
+
+
+def _first_file(path: Path) -> Path | None:
+    """The first existing ancestor of ``path`` that is not a folder (``--store`` under a file)."""
+    for parent in (path, *path.parents):
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
+
+
+def build(
+    settings: Settings, progress=_progress, incremental: bool = True, only_if_stale: bool = False
+) -> BuildReport | None:
     """Build the corpus into a new build directory and make it current.
 
-    Incremental by default: games whose folder did not change since the current
-    build (same code) are carried over from it; only changed games are parsed,
-    written and re-indexed.
+    Incremental by default: games whose folder did not change since the newest intact build
+    (same code) are carried over from it; only changed games are parsed, written and re-indexed.
+    A build reuses nothing from a build whose files fail their checksums: those are set aside.
+    With ``only_if_stale`` (read commands), nothing is done when a build that waited for the
+    lock finds the store already up to date, so N stale readers run one build, not N.
+    Raises StoreWriteError, one clear line, when the store cannot be written.
     """
+    try:
+        return _locked_build(settings, progress, incremental, only_if_stale)
+    except (OSError, sqlite3.Error) as exc:
+        error = store_write_error(settings.store, exc)
+        if error is None:
+            raise
+        raise error from exc
+
+
+def _locked_build(settings: Settings, progress, incremental: bool, only_if_stale: bool) -> BuildReport | None:
     started = time.perf_counter()
     store = settings.store
     with build_lock(store):
         fingerprint = corpus_fingerprint(settings.corpus)
+        previous, damaged = usable_build(store, thorough=True)
+        if only_if_stale and previous is not None and build_info(previous).get("fingerprint") == fingerprint:
+            return None
+        for damage in damaged:
+            retire(store, damage.build, previous)
         work = new_work_dir(store)
         try:
-            previous = current_build(store) if incremental else None
-            report = _build_into(work, settings, progress, previous)
+            report = _build_into(work, settings, progress, previous if incremental else None)
+            report.diagnostics += [Diagnostic("warning", str(d.build), None, f"{d}; not reused") for d in damaged]
+            trusted = build_info(previous).get("files") if incremental and previous else None
             (work / "build.json").write_text(
                 json.dumps(
                     {
@@ -120,6 +193,7 @@ def build(settings: Settings, progress=_progress, incremental: bool = True) -> B
                         "counts": report.counts,
                         "corpus": str(settings.corpus),
                         **report.state,
+                        "files": checksums(work, trusted),
                     },
                     indent=2,
                 )
@@ -225,24 +299,34 @@ def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
     except CorpusError:
         raise
     except Exception as exc:  # likewise for the versions and the graph: name the game
+        if storage_failure(exc):
+            raise  # a full disk is the store's problem, not the game's
         raise CorpusError(
             f"corpus/{manifest.slug}", f"could not be assembled ({type(exc).__name__}: {exc}); please report this game"
         ) from exc
 
 
-def ensure_built(settings: Settings, progress=_progress) -> Path:
-    """The current build, building first if it is missing or older than the corpus."""
-    if is_stale(settings):
+def ensure_built(settings: Settings, progress=_progress, warn=_warn) -> Path:
+    """The build to answer from: the current one, built first if missing or older than the corpus.
+
+    A damaged current build gives way to the newest intact one (one line through ``warn``). When
+    the corpus does not build or the store cannot be written (a read-only replica, a full disk),
+    the build there is keeps answering, with one line saying why it was not rebuilt.
+    """
+    found = intact_build(settings.store, warn)
+    if is_stale(settings, found):
         try:
-            build(settings, progress)
+            report = build(settings, progress, only_if_stale=True)
         except CorpusError as exc:
-            if current_build(settings.store) is None:
+            if found is None:
                 raise
-            print(
-                f"warning: the corpus changed but does not build ({exc}); answering from the previous build",
-                file=sys.stderr,
-            )
-    found = current_build(settings.store)
+            warn(f"the corpus changed but does not build ({exc}); answering from build {found.name}")
+        except StoreWriteError as exc:
+            if found is None:
+                raise
+            warn(f"{exc}; answering from build {found.name}, which may be older than the corpus")
+        else:
+            found = report.build if report else intact_build(settings.store, warn)
     if found is None:
         raise StoreError(f"no build in {settings.store}; run `rulings build`")
     return found

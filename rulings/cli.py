@@ -12,7 +12,7 @@ import click
 from . import __version__
 from .build import build as run_build
 from .build import ensure_built
-from .errors import BadRequest, RulingsError, Unanswerable
+from .errors import BadRequest, RulingsError, StoreError, Unanswerable
 from .graph import answers
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
@@ -346,6 +346,43 @@ def import_(obj: CliState, source: str, corpus: str | None, group: bool, link: b
             click.echo(f"skipped {game.slug}: it already has a game.toml", err=True)
     documents = sum(len(g.documents) for g in created)
     click.echo(f"imported {len(created)} games ({documents} documents) into {target}; run `rulings build`")
+
+
+@main.command()
+@click.option("--all", "every", is_flag=True, help="Check every build in the store, not only the current one.")
+@json_option()
+@click.pass_obj
+def check(obj: CliState, every: bool, as_json: bool) -> None:
+    """Verify a build's files against the checksums it recorded (exit 1 when one is damaged)."""
+    from .builds import build_info, current_build, finished_builds, verify
+
+    current = current_build(obj.settings.store)
+    builds = finished_builds(obj.settings.store) if every else [current] if current else []
+    if not builds:
+        raise StoreError(f"no build in {obj.settings.store}; run `rulings build`")
+    data = [
+        {
+            "build": build.name,
+            "current": build == current,
+            "files": len(build_info(build).get("files") or {}),
+            "problems": verify(build, thorough=True),
+        }
+        for build in builds
+    ]
+
+    def human(rows):
+        for row in rows:
+            label = f"build {row['build']}" + (" (current)" if row["current"] else "")
+            if row["problems"]:
+                click.echo(f"{label}: damaged: " + "; ".join(row["problems"]))
+            elif row["files"]:
+                click.echo(f"{label}: intact ({row['files']} files match their checksums)")
+            else:
+                click.echo(f"{label}: no checksums recorded (built by an older version); rebuild to record them")
+
+    _emit(data, as_json, human)
+    if any(row["problems"] for row in data):
+        sys.exit(1)  # a negative answer: a build is damaged
 
 
 @main.command()

@@ -82,3 +82,9 @@ class StoreError(RulingsError):
 
     http_status = 503
     exit_code = 4
+
+
+class StoreWriteError(StoreError):
+    """The store cannot be written: disk full, read-only file system, a file where a folder should be."""
+
+    exit_code = 5

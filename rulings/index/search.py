@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import collectors
-from whoosh import index as whoosh_index
 from whoosh import query as Q
+from whoosh.filedb.filestore import FileStorage
 
 from ..graph.store import Store
 from ..text import name_key
@@ -181,8 +181,11 @@ class Searcher:
         from .writer import HISTORY, MAIN
 
         self.build = build
-        self.ix = whoosh_index.open_dir(str(build / "index"), indexname=MAIN)
-        self.history = whoosh_index.open_dir(str(build / "index"), indexname=HISTORY)
+        # Read with plain file reads, not mmap: a segment truncated under a running server would
+        # kill it with SIGBUS; read() just comes up short, an error the server recovers from.
+        storage = FileStorage(str(build / "index"), supports_mmap=False, readonly=True)
+        self.ix = storage.open_index(MAIN)
+        self.history = storage.open_index(HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
         self.word_analyzer = word_analyzer()
         self._local = threading.local()

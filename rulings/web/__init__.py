@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
         static_url_path="/static",
     )
     configure(app, settings, static_export)
-    app.extensions["rulings"] = Current(Path(settings.store))
+    app.extensions["rulings"] = Current(Path(settings.store), app.logger)
     app.before_request(open_build)
     app.after_request(security_headers)
     errors.register(app)

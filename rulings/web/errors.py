@@ -31,6 +31,9 @@ def handle(error: Exception):
         return error_response(error.code or 500, {"status": "error", "message": error.description or "Not found"})
     if isinstance(error, RulingsError):
         return error_response(error.http_status, error.to_dict())
+    if current_app.extensions["rulings"].recheck():  # the build's files were damaged under this request
+        message = "The build being served was damaged; the next request is answered from an intact one."
+        return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
     current_app.logger.exception("unhandled error on %s", request.path)
     message = "internal error" if wants_json() else "Something went wrong."
     return error_response(500, {"status": "error", "message": message})
