@@ -2,8 +2,9 @@
 
 The built store is a read-only artifact, so any number of replicas can serve the same build.
 This script builds the bundled corpus once, starts two replicas on loopback, puts nginx in
-front (round robin), runs bench/http_load.py's load through nginx, and checks that both
-replicas answered and that no request failed.
+front with deploy/nginx.conf (round robin; its per-client rate limits off, the load generator
+being one client), runs bench/http_load.py's load through nginx, and checks that both replicas
+answered and that no request failed.
 
     python bench/replicas.py [--clients 8] [--seconds 20]
 """
@@ -12,43 +13,23 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
+from contextlib import ExitStack
 from pathlib import Path
 
 from common import ROOT
-from http_load import free_port, mixed_paths, run, start_server
+from http_load import SERVE, mixed_paths, run
 
 from rulings.build import build
 from rulings.graph.store import Store
 from rulings.settings import Settings
-
-NGINX_CONF = """
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    log_format upstream '$upstream_addr $status';
-    access_log {tmp}/access.log upstream;
-    client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy; fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi;
-    upstream rulings {{ server 127.0.0.1:{a}; server 127.0.0.1:{b}; keepalive 16; }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://rulings;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $host;
-        }}
-    }}
-}}
-"""
+from rulings.web import create_app
+from tests.nginx import installed, running_nginx
+from tests.server import running_server
 
 
 def main() -> None:
@@ -56,32 +37,19 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not Path(nginx).exists():
+    if not installed():
         sys.exit("nginx is not installed: apt-get install nginx (the Debian package)")
     tmp = Path(tempfile.mkdtemp(prefix="rulings-replicas-"))
     settings = Settings.resolve(ROOT / "corpus", tmp / "store")
     report = build(settings, progress=lambda _: None)
-    replicas = [start_server(settings.store, settings.corpus) for _ in range(2)]
-    port = free_port()
-    ports = [int(url.rsplit(":", 1)[1]) for _, url in replicas]
-    (tmp / "nginx.conf").write_text(NGINX_CONF.format(tmp=tmp, a=ports[0], b=ports[1], port=port))
-    proxy = subprocess.Popen(
-        [nginx, "-c", str(tmp / "nginx.conf"), "-p", str(tmp), "-g", "daemon off;"], stderr=subprocess.PIPE
-    )
-    time.sleep(0.5)
-    try:
-        if proxy.poll() is not None:
-            sys.exit("nginx did not start: " + proxy.stderr.read().decode())
-        url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, RULINGS_STORE=str(settings.store), RULINGS_CORPUS=str(settings.corpus))
+    static = Path(create_app(settings).static_folder)
+    with ExitStack() as stack:
+        replicas = [stack.enter_context(running_server(env, SERVE)).removeprefix("http://") for _ in range(2)]
+        url, log = stack.enter_context(running_nginx(replicas, static, rate_limits=False))
         result = run(url, mixed_paths(Store(report.build), random.Random(5)), args.clients, args.seconds)
-    finally:
-        proxy.terminate()
-        proxy.wait(10)
-        for process, _ in replicas:
-            process.terminate()
-            process.wait(10)
-    served = collections.Counter(line.split()[0] for line in (tmp / "access.log").read_text().splitlines() if line)
+        upstreams = [line.split()[0] for line in log.read_text().splitlines() if line and not line.startswith("- ")]
+    served = collections.Counter(upstreams)
     print(
         f"nginx -> 2 replicas, {args.clients} clients x {args.seconds:.0f} s: {result['requests']} requests, "
         f"{result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, "

@@ -17,7 +17,7 @@ from .graph import answers
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
 from .markup import plain_text
-from .settings import Settings
+from .settings import ServerOptions, Settings
 
 
 class CliState:
@@ -258,20 +258,34 @@ def search(
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--host", default=ServerOptions.host, show_default=True, help="Address to listen on.")
+@click.option("--port", default=ServerOptions.port, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--threads", default=ServerOptions.threads, show_default=True, type=click.IntRange(1, 256),
+    help="Requests worked on at once.",
+)  # fmt: skip
+@click.option(
+    "--connection-limit", default=ServerOptions.connection_limit, show_default=True, type=click.IntRange(1, 100_000),
+    help="Open connections, idle ones included; more wait in the backlog.",
+)  # fmt: skip
+@click.option(
+    "--channel-timeout", default=ServerOptions.channel_timeout, show_default=True, type=click.IntRange(1, 3600),
+    help="Seconds before an idle connection or an unfinished request is closed.",
+)  # fmt: skip
+@click.option(
+    "--backlog", default=ServerOptions.backlog, show_default=True, type=click.IntRange(1, 65535),
+    help="Connections the kernel queues while the limit is reached.",
+)  # fmt: skip
 @click.pass_obj
-def serve(obj: CliState, host: str, port: int, threads: int) -> None:
+def serve(obj: CliState, **options) -> None:
     """Serve the site and the JSON API with waitress (production WSGI server)."""
-    from waitress import serve as waitress_serve
-
     from .web import create_app
+    from .web.serve import addresses, create
 
+    server = create(create_app(obj.settings), ServerOptions(**options))  # a bad address fails before any build
     ensure_built(obj.settings)
-    app = create_app(obj.settings)
-    click.echo(f"serving {obj.settings.store} on http://{host}:{port}/", err=True)
-    waitress_serve(app, host=host, port=port, threads=threads, ident="rulings", clear_untrusted_proxy_headers=True)
+    click.echo(f"serving {obj.settings.store} on {' and '.join(addresses(server))}", err=True)
+    server.run()
 
 
 @main.command()

@@ -1,4 +1,5 @@
-"""Where the corpus and the built store live (flags, then environment, then defaults)."""
+"""Where the corpus and the built store live (flags, then environment, then defaults), and how
+``rulings serve`` listens."""
 
 from __future__ import annotations
 
@@ -19,3 +20,15 @@ class Settings:
         if store is None:
             store = os.environ.get("RULINGS_STORE") or Path.cwd() / "var" / "store"
         return cls(Path(corpus).resolve(), Path(store).resolve())
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """``rulings serve``'s options and their defaults (see ``web/serve.py`` for why these)."""
+
+    host: str = "127.0.0.1"
+    port: int = 5000
+    threads: int = 8  # requests worked on at once; idle connections need no thread
+    connection_limit: int = 1000  # open connections, idle ones included; more wait in the backlog
+    channel_timeout: int = 30  # seconds before an idle connection (or an unfinished request) is closed
+    backlog: int = 1024  # connections the kernel queues while the limit is reached

@@ -32,19 +32,7 @@ def running_server(
                             stderr=subprocess.PIPE)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                urllib.request.urlopen(url + "/", timeout=1).close()
-                break
-            except urllib.error.HTTPError:
-                break  # it answers, even if with an error: the test will say which
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"the server exited: {proc.stderr.read().decode()}") from None
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not answer within {timeout:.0f} s") from None
-                time.sleep(0.1)
+        wait_until_answering(url + "/", proc, timeout)
         yield url
     finally:
         proc.terminate()
@@ -54,3 +42,20 @@ def running_server(
             proc.kill()
             proc.wait()
         proc.stderr.close()
+
+
+def wait_until_answering(url: str, proc: subprocess.Popen, timeout: float) -> None:
+    """Until ``url`` answers (even with an error status: the test will say which) or ``proc`` exits."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=1).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{proc.args[0]} exited: {proc.stderr.read().decode()}") from None
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{proc.args[0]} did not answer within {timeout:.0f} s") from None
+            time.sleep(0.1)

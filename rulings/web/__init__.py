@@ -10,12 +10,8 @@ from flask import Flask, current_app, g
 
 from ..settings import Settings
 from . import errors
+from .security import MAX_BODY_BYTES, SECURITY_HEADERS
 from .state import Current
-
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'"
-)
 
 
 def package_folder(package: str) -> str:
@@ -58,7 +54,7 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
     app.config.update(
         SETTINGS=settings,
         STATIC_EXPORT=static_export,
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         TEMPLATES_AUTO_RELOAD=False,
         # Canonical links, citations and feeds use it rather than the Host header, which a client can forge.
         BASE_URL=os.environ.get("RULINGS_BASE_URL") or None,
@@ -73,9 +69,6 @@ def open_build() -> None:
 
 
 def security_headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
