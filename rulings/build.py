@@ -7,7 +7,6 @@ build keep using it until they reopen.
 
 from __future__ import annotations
 
-import errno
 import functools
 import hashlib
 import json
@@ -32,7 +31,7 @@ from .builds import (
     retire,
     usable_build,
 )
-from .errors import CorpusError, Diagnostic, StoreError, StoreWriteError
+from .errors import CorpusError, Diagnostic, StoreError, WriteError, storage_failure, write_error
 from .graph.builder import create_schema, delete_game, write_game
 from .graph.history import Assembler
 from .graph.store import Store
@@ -110,44 +109,6 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
-# Errors that mean storage cannot be written, whatever was being written when they happened.
-STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS}
-PATH_ERRNOS = {errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST}  # the store's fault only inside it
-SQLITE_WRITE_ERRORS = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR")
-
-
-def storage_failure(exc: BaseException) -> str | None:
-    """Why a write failed when the file system is at fault (full, read-only), else None."""
-    sqlite_name = getattr(exc, "sqlite_errorname", None) or ""
-    if isinstance(exc, sqlite3.Error) and sqlite_name.startswith(SQLITE_WRITE_ERRORS):
-        return str(exc)
-    if isinstance(exc, OSError) and exc.errno in STORAGE_ERRNOS:
-        return os.strerror(exc.errno).lower()
-    return None
-
-
-def store_write_error(store: Path, exc: BaseException) -> StoreWriteError | None:
-    """The one-line error for a failed write into the store, or None when ``exc`` is something else."""
-    reason = storage_failure(exc)
-    if reason is None and isinstance(exc, OSError) and exc.errno in PATH_ERRNOS and _inside(exc.filename, store):
-        reason = os.strerror(exc.errno).lower()
-        if exc.errno in (errno.ENOTDIR, errno.EEXIST):
-            reason = f"{_first_file(store) or store} is a file, not a folder"
-    return StoreWriteError(f"cannot write the store {store}: {reason}") if reason else None
-
-
-def _inside(filename, folder: Path) -> bool:
-    return bool(filename) and Path(os.fsdecode(filename)).resolve().is_relative_to(folder)
-
-
-def _first_file(path: Path) -> Path | None:
-    """The first existing ancestor of ``path`` that is not a folder (``--store`` under a file)."""
-    for parent in (path, *path.parents):
-        if parent.exists():
-            return None if parent.is_dir() else parent
-    return None
-
-
 def build(
     settings: Settings, progress=_progress, incremental: bool = True, only_if_stale: bool = False
 ) -> BuildReport | None:
@@ -158,12 +119,12 @@ def build(
     A build reuses nothing from a build whose files fail their checksums: those are set aside.
     With ``only_if_stale`` (read commands), nothing is done when a build that waited for the
     lock finds the store already up to date, so N stale readers run one build, not N.
-    Raises StoreWriteError, one clear line, when the store cannot be written.
+    Raises WriteError, one clear line, when the store cannot be written.
     """
     try:
         return _locked_build(settings, progress, incremental, only_if_stale)
     except (OSError, sqlite3.Error) as exc:
-        error = store_write_error(settings.store, exc)
+        error = write_error("the store", settings.store, exc)
         if error is None:
             raise
         raise error from exc
@@ -321,7 +282,7 @@ def ensure_built(settings: Settings, progress=_progress, warn=_warn) -> Path:
             if found is None:
                 raise
             warn(f"the corpus changed but does not build ({exc}); answering from build {found.name}")
-        except StoreWriteError as exc:
+        except WriteError as exc:
             if found is None:
                 raise
             warn(f"{exc}; answering from build {found.name}, which may be older than the corpus")

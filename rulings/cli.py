@@ -353,7 +353,9 @@ def import_(obj: CliState, source: str, corpus: str | None, group: bool, link: b
     from .ingest.importer import import_folder
 
     target = Path(corpus) if corpus else obj.settings.corpus
-    games = import_folder(Path(source), target, group=group, link=link)
+    games, refused = import_folder(Path(source), target, group=group, link=link)
+    for path, reason in refused:
+        click.echo(f"left out {path.name}: {reason}", err=True)
     created = [g for g in games if not g.skipped]
     for game in games:
         if game.skipped:

@@ -8,7 +8,11 @@ The web answers any of them with one handler (``web/errors.py``), the CLI with o
 
 from __future__ import annotations
 
+import errno
+import os
+import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,50 @@ class StoreError(RulingsError):
     exit_code = 4
 
 
-class StoreWriteError(StoreError):
-    """The store cannot be written: disk full, read-only file system, a file where a folder should be."""
+class WriteError(RulingsError):
+    """A folder the command writes (the store, an export) cannot be written: disk full, read-only
+    file system, a file where the folder should be."""
 
     exit_code = 5
+
+
+# -- writes that fail because of where they go --------------------------------------------------
+
+STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS}
+# The folder's fault only when the file is inside it:
+PATH_ERRNOS = {errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST, errno.ENOENT}
+SQLITE_WRITE_ERRORS = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR")
+
+
+def storage_failure(exc: BaseException) -> str | None:
+    """Why a write failed when the file system is at fault (full, read-only), else None."""
+    sqlite_name = getattr(exc, "sqlite_errorname", None) or ""
+    if isinstance(exc, sqlite3.Error) and sqlite_name.startswith(SQLITE_WRITE_ERRORS):
+        return str(exc)
+    if isinstance(exc, OSError) and exc.errno in STORAGE_ERRNOS:
+        return os.strerror(exc.errno).lower()
+    return None
+
+
+def write_error(label: str, folder: Path, exc: BaseException) -> WriteError | None:
+    """``cannot write {label} {folder}: reason`` for a write into ``folder`` that failed because of
+    the file system or the folder itself; None when ``exc`` is something else (reading the corpus
+    can fail with a permission error too)."""
+    reason = storage_failure(exc)
+    if reason is None and isinstance(exc, OSError) and exc.errno in PATH_ERRNOS and _inside(exc.filename, folder):
+        reason = os.strerror(exc.errno).lower()
+        if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+            reason = f"{_first_file(folder) or folder} is a file, not a folder"
+    return WriteError(f"cannot write {label} {folder}: {reason}") if reason else None
+
+
+def _inside(filename, folder: Path) -> bool:
+    return bool(filename) and Path(os.fsdecode(filename)).resolve().is_relative_to(folder.resolve())
+
+
+def _first_file(path: Path) -> Path | None:
+    """The first existing ancestor of ``path`` that is not a folder (``--store`` under a file)."""
+    for parent in (path, *path.parents):
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None

@@ -15,6 +15,7 @@ from collections import deque
 from itertools import pairwise
 from pathlib import Path
 
+from .errors import BadRequest, write_error
 from .graph.store import Store
 from .markup import plain_text
 from .settings import Settings
@@ -110,6 +111,22 @@ def search_index(store: Store) -> list[dict]:
 
 
 def export(settings: Settings, target: Path, base_url: str = "http://localhost/") -> dict:
+    """Write the site into ``target``; a folder that cannot be written is one clear WriteError."""
+    target = target.resolve()
+    for folder, label in ((settings.store, "store"), (settings.corpus, "corpus")):
+        if target.is_relative_to(folder) or folder.is_relative_to(target):
+            raise BadRequest(f"will not export into {target}: it holds or is inside the {label} ({folder})")
+    try:
+        target.mkdir(parents=True, exist_ok=True)  # before any work: a bad folder fails at once
+        return _export(settings, target, base_url)
+    except OSError as exc:
+        error = write_error("the export folder", target, exc)
+        if error is None:
+            raise
+        raise error from exc
+
+
+def _export(settings: Settings, target: Path, base_url: str) -> dict:
     from .build import ensure_built
     from .web import create_app
 
@@ -117,7 +134,6 @@ def export(settings: Settings, target: Path, base_url: str = "http://localhost/"
     app = create_app(settings, static_export=True)
     client = app.test_client()
     store = Store(build)
-    target.mkdir(parents=True, exist_ok=True)
     written, failed = 0, []
     queue = deque(start_pages(store))
     seen = set(queue)

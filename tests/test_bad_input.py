@@ -201,3 +201,110 @@ def test_killed_build_leaves_the_previous_one_serving(tiny):
     assert run(corpus, store, "terms", "tiny", "--json").exit_code == 0  # rebuilds, cleaning up the leftovers
     assert not list((store / "builds").glob(".tmp-*"))
     assert current_build(store) != before
+
+
+# -- paths: documents stay inside the corpus, game folders fit the site's URLs -------------------
+
+
+def test_a_document_linked_out_of_the_corpus_is_refused(tiny, tmp_path):
+    corpus, store = tiny
+    (corpus / "tiny" / "rules.txt").unlink()
+    (corpus / "tiny" / "rules.txt").symlink_to("/etc/passwd")
+    rebuild_fails(corpus, store, "[[documents]] #1: file 'rules.txt' resolves to /etc/passwd, outside the corpus", 4)
+
+
+def test_a_game_folder_linked_out_of_the_corpus_is_refused(tiny, tmp_path):
+    corpus, store = tiny
+    outside = tmp_path / "elsewhere"
+    write_game(outside, "far", GOOD_TOML, {"rules.txt": GOOD_TEXT})
+    (corpus / "far").symlink_to(outside / "far")
+    rebuild_fails(corpus, store, f"resolves to {outside / 'far' / 'rules.txt'}, outside the corpus")
+
+
+def test_linked_from_allows_documents_linked_from_one_folder(tiny, tmp_path):
+    corpus, store = tiny
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    (shelf / "rules.txt").write_text(GOOD_TEXT.replace("Apple", "Cherry"))
+    (corpus / "tiny" / "rules.txt").unlink()
+    (corpus / "tiny" / "rules.txt").symlink_to(shelf / "rules.txt")
+    toml = GOOD_TOML.replace('name = "Tiny"\n', f'name = "Tiny"\nlinked_from = "{shelf}"\n')
+    (corpus / "tiny" / "game.toml").write_text(toml)
+    assert run(corpus, store, "build").exit_code == 0
+    assert json.loads(run(corpus, store, "applies", "tiny", "cherry", "--json").output)["status"] == "ok"
+    (corpus / "tiny" / "game.toml").write_text(toml.replace(str(shelf), str(tmp_path / "nowhere")))
+    rebuild_fails(corpus, store, "linked_from must name an existing folder", 3)
+
+
+@pytest.mark.parametrize("name", ["static", "api", "search"])
+def test_a_game_folder_named_like_the_sites_own_urls_is_refused(tiny, name):
+    corpus, store = tiny
+    write_game(corpus, name, GOOD_TOML, {"rules.txt": GOOD_TEXT})
+    rebuild_fails(corpus, store, f"{name}/game.toml: error: game folder name {name!r} is taken by the site's own")
+
+
+def test_reserved_game_names_cover_every_first_segment_of_the_sites_urls(app):
+    from rulings.ingest.manifest import RESERVED_SLUGS
+
+    fixed = {rule.rule.strip("/").split("/")[0] for rule in app.url_map.iter_rules()}
+    fixed = {segment for segment in fixed if segment and not segment.startswith("<")}
+    assert fixed <= RESERVED_SLUGS, fixed - RESERVED_SLUGS
+
+
+def test_a_game_folder_name_longer_than_a_url_can_carry_is_refused(tiny):
+    corpus, store = tiny
+    name = "a-very-long-game-name-" * 4
+    write_game(corpus, name.strip("-"), GOOD_TOML, {"rules.txt": GOOD_TEXT})
+    rebuild_fails(corpus, store, "game folder name is 87 characters; the limit is 64")
+
+
+def test_deeply_nested_toml_is_a_corpus_error_at_its_line(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "game.toml").write_text(GOOD_TOML + "x = " + "[" * 1000 + "]" * 1000 + "\n")
+    rebuild_fails(corpus, store, "tiny/game.toml:7: error: arrays or tables nested too deeply", 7)
+
+
+def test_an_oversized_manifest_is_refused(tiny):
+    corpus, store = tiny
+    (corpus / "tiny" / "game.toml").write_text(GOOD_TOML + "# padding\n" * 200_000)
+    rebuild_fails(corpus, store, "tiny/game.toml: error: a manifest is at most 1024 KiB")
+
+
+def test_import_leaves_out_hidden_and_unusable_files_and_the_corpus_builds(tmp_path):
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "apples.md").write_text("# Apples\n\nGlossary\n\nApple: A fruit.\n")
+    (books / ".notes.md").write_text("# Private\n")
+    (books / "scan.md").write_bytes(bytes(range(256)) * 64)
+    (books / "search.md").write_text("# Search\n\nSeeker: One who searches.\n")
+    (books / ("the-" * 30 + "end.md")).write_text("# A Long Name\n\nEnd: The last part.\n")
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    result = run(corpus, store, "import", str(books), "--into", str(corpus))
+    assert result.exit_code == 0, result.output
+    assert "left out scan.md: binary data, not text" in result.output
+    assert ".notes" not in result.output and not (corpus / "notes").exists()
+    assert sorted(p.name for p in corpus.iterdir()) == ["apples", "search-game", "the-" * 15 + "the"]
+    assert run(corpus, store, "build").exit_code == 0
+
+
+def test_import_with_links_allows_the_folder_the_links_point_into(tmp_path):
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "apples.md").write_text("# Apples\n\nGlossary\n\nApple: A fruit.\n")
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    assert run(corpus, store, "import", str(books), "--into", str(corpus), "--link").exit_code == 0
+    assert (corpus / "apples" / "apples.md").is_symlink()
+    assert f"linked_from = {json.dumps(str(books))}" in (corpus / "apples" / "game.toml").read_text()
+    assert run(corpus, store, "build").exit_code == 0
+
+
+def test_export_into_a_folder_that_cannot_be_made_is_one_line(tiny, tmp_path):
+    corpus, store = tiny
+    (tmp_path / "file").write_text("in the way")
+    site = tmp_path / "file" / "site"
+    result = run(corpus, store, "export", str(site))
+    assert result.exit_code == 5
+    expected = f"error: cannot write the export folder {site}: {site.parent} is a file, not a folder"
+    assert result.output.strip() == expected
+    result = run(corpus, store, "export", str(store / "site"))
+    assert result.exit_code == 2 and "it holds or is inside the store" in result.output

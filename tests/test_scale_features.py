@@ -99,16 +99,16 @@ def test_generic_markdown_parser(tmp_path):
 
 @pytest.mark.needs_shared
 def test_import_one_game_per_file_or_grouped(sample_folder, tmp_path):
-    games = import_folder(sample_folder, tmp_path / "corpus")
-    assert len(games) == len(list(sample_folder.iterdir()))
+    games, refused = import_folder(sample_folder, tmp_path / "corpus")
+    assert len(games) == len(list(sample_folder.iterdir())) and refused == []
     moon = load_manifest(tmp_path / "corpus" / "moon-base-rulebook")
     assert moon.name == "Moon Base" and moon.documents[0].kind == "rulebook"
-    grouped = import_folder(sample_folder, tmp_path / "grouped", group=True)
+    grouped, _ = import_folder(sample_folder, tmp_path / "grouped", group=True)
     by_slug = {g.slug: g for g in grouped}
     assert len(by_slug["moon-base"].documents) == 2
     assert {kind for _, kind, _ in by_slug["moon-base"].documents} == {"rulebook", "faq"}
     assert len(by_slug["20-strong-tanglewoods"].documents) == 2  # general rules + rulebook
-    again = import_folder(sample_folder, tmp_path / "corpus")
+    again, _ = import_folder(sample_folder, tmp_path / "corpus")
     assert all(g.skipped for g in again)  # never overwrites a manifest
 
 

@@ -13,6 +13,10 @@ from ..text import slugify
 
 KINDS = ("reference", "rulebook", "faq", "changelog", "player-aid")
 MANIFEST = "game.toml"
+MAX_MANIFEST_BYTES = 1024 * 1024
+MAX_GAME_SLUG = 64  # every URL of a game starts with its slug
+# The site's own first path segments: a game folder named so would be shadowed by them.
+RESERVED_SLUGS = frozenset({"api", "search", "static"})
 
 
 @dataclass(frozen=True)
@@ -135,8 +139,12 @@ def load_manifest(game_dir: Path) -> GameManifest:
     slug = game_dir.name
     if slugify(slug) != slug:
         raise CorpusError(where, f"game folder name {slug!r} is not a slug (use {slugify(slug)!r})")
+    if slug in RESERVED_SLUGS:
+        raise CorpusError(where, f"game folder name {slug!r} is taken by the site's own /{slug}/ URLs; rename it")
+    if len(slug) > MAX_GAME_SLUG:
+        raise CorpusError(where, f"game folder name is {len(slug)} characters; the limit is {MAX_GAME_SLUG}")
     name, aliases = _game(data, where, text)
-    documents = _documents(data, where, text, game_dir)
+    documents = _documents(data, where, text, game_dir, _linked_from(data.get("game"), game_dir, where, text))
     return GameManifest(
         slug=slug,
         name=name,
@@ -154,6 +162,8 @@ def load_manifest(game_dir: Path) -> GameManifest:
 def _read_toml(path: Path, where: str) -> tuple[str, dict]:
     if not path.is_file():
         raise CorpusError(where, "missing manifest: every game folder needs a game.toml")
+    if path.stat().st_size > MAX_MANIFEST_BYTES:
+        raise CorpusError(where, f"a manifest is at most {MAX_MANIFEST_BYTES // 1024} KiB")
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -163,6 +173,28 @@ def _read_toml(path: Path, where: str) -> tuple[str, dict]:
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"line (\d+)", str(exc))
         raise CorpusError(where, f"TOML syntax error: {exc}", int(match.group(1)) if match else None) from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise CorpusError(where, "arrays or tables nested too deeply", _deepest_line(text)) from None
+
+
+def _deepest_line(text: str) -> int | None:
+    """The line where brackets (outside strings) first nest deepest: where tomllib gave up."""
+    depth, deepest, line_of_deepest, quote = 0, 0, None, None
+    for number, line in enumerate(text.splitlines(), 1):
+        for char in line:
+            if quote:
+                quote = None if char == quote else quote
+            elif char in "\"'":
+                quote = char
+            elif char == "#":
+                break
+            elif char in "[{":
+                depth += 1
+                if depth > deepest:
+                    deepest, line_of_deepest = depth, number
+            elif char in "]}":
+                depth -= 1
+    return line_of_deepest
 
 
 def _game(data: dict, where: str, text: str) -> tuple[str, list[str]]:
@@ -176,7 +208,19 @@ def _game(data: dict, where: str, text: str) -> tuple[str, list[str]]:
     return game["name"].strip(), list(aliases)
 
 
-def _documents(data: dict, where: str, text: str, game_dir: Path) -> list[DocumentSpec]:
+def _linked_from(game, game_dir: Path, where: str, text: str) -> Path | None:
+    """``[game] linked_from``: a folder outside the corpus that the game's documents may link into."""
+    value = game.get("linked_from") if isinstance(game, dict) else None
+    if value is None:
+        return None
+    folder = (game_dir / value).resolve() if isinstance(value, str) and value else None
+    if folder is None or not folder.is_dir():
+        line = _line_of(text, "linked_from")
+        raise CorpusError(where, f"linked_from must name an existing folder, not {value!r}", line)
+    return folder
+
+
+def _documents(data: dict, where: str, text: str, game_dir: Path, linked_from: Path | None) -> list[DocumentSpec]:
     """``[[documents]]``: each one checked on its own, then against the others (files, URL names, versions)."""
     docs_data = data.get("documents", [])
     if isinstance(docs_data, dict):
@@ -191,8 +235,24 @@ def _documents(data: dict, where: str, text: str, game_dir: Path) -> list[Docume
     for number, doc in enumerate(docs_data, 1):
         spec = _document(doc, number, where, text, game_dir)
         _check_against_earlier(spec, documents, number, where, text)
+        outside = _outside(spec.path, game_dir.parent, linked_from)
+        if outside:
+            line = _line_in_block(text, "[[documents]]", number, "file", spec.file)
+            raise CorpusError(where, f"[[documents]] #{number}: file {spec.file!r} {outside}", line)
         documents.append(spec)
     return documents
+
+
+def _outside(doc_path: Path, corpus: Path, linked_from: Path | None) -> str | None:
+    """Why a document may not be read: it must resolve inside the corpus (or ``linked_from``), so a
+    symlink cannot publish /etc/passwd."""
+    real = doc_path.resolve()
+    if real.is_relative_to(corpus.resolve()) or (linked_from and real.is_relative_to(linked_from)):
+        return None
+    return (
+        f"resolves to {real}, outside the corpus; documents must live in the corpus "
+        f'(or set [game] linked_from = "{real.parent}" to allow documents linked from there)'
+    )
 
 
 def _document(doc, number: int, where: str, text: str, game_dir: Path) -> DocumentSpec:
