@@ -12,7 +12,7 @@ import click
 from . import __version__
 from .build import build as run_build
 from .build import ensure_built
-from .errors import BadRequest, RulingsError, StoreError, Unanswerable
+from .errors import RulingsError, StoreError, Unanswerable
 from .graph import answers
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
@@ -238,12 +238,7 @@ def search(
     obj: CliState, query: str, game: str | None, kind: str | None, version: str | None, limit: int, as_json: bool
 ) -> None:
     """Ranked full-text search; the defining entry first."""
-    game_slug = None
-    if game:
-        found = obj.store.game(game)
-        if found is None:
-            raise BadRequest(f"unknown game {game!r}")
-        game_slug = found.slug
+    game_slug = answers.require_game(obj.store, game).slug if game else None  # unknown: exit 1, like every command
     results = obj.searcher.search(query, game=game_slug, kind=kind, version=version, limit=limit)
     if as_json:
         click.echo(json.dumps([h.as_dict() for h in results.hits], ensure_ascii=False, indent=2))

@@ -152,6 +152,15 @@ def assert_clean_exit(result) -> None:
         raise AssertionError("".join(traceback.format_exception(*result.exc_info)))
 
 
+def wsgi_get(app, path: str, host: str):
+    """A GET straight to the WSGI app with this Host header, as waitress would pass it (Flask's test
+    client itself trips on some hosts while handling cookies)."""
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Response
+
+    return Response.from_app(app, EnvironBuilder(path, headers={"Host": host}).get_environ(), buffered=True)
+
+
 def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) -> Path:
     """A small game folder for fixture tests."""
     game = root / slug

@@ -2,6 +2,8 @@
 
 import pytest
 
+from .conftest import wsgi_get
+
 HOSTILE_PAGES = [
     "/marvel-champions/terms/../../etc/passwd",
     "/marvel-champions/terms/%2e%2e%2f%2e%2e%2fetc",
@@ -82,17 +84,76 @@ def test_oversized_post_is_refused(client):
     assert response.status_code == 413
 
 
-@pytest.mark.parametrize("body", ['"text"', "[1, 2]", '{"text": "x", "format": 5}', '{"text": 5}', "null", "{"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '"text"',
+        "[1, 2]",
+        '{"text": "x", "format": 5}',
+        '{"text": 5}',
+        "null",
+        "{",
+        "[" * 1000 + "]" * 1000,  # 2 KB that sent the JSON parser past Python's recursion limit
+        '{"text": "\\ud800"}',  # a lone surrogate: no UTF-8 answer can hold it
+        '{"text": "[[guard]]", "format": "\\udfff"}',
+        '{"text": "a\\ud83d"}',
+    ],
+)
 def test_linkify_refuses_malformed_json_bodies(client, body):
     response = client.post("/api/marvel-champions/linkify", data=body, content_type="application/json")
-    assert response.status_code == 400
+    assert response.status_code == 400, body
     assert response.get_json()["status"] == "error"
+
+
+def test_linkify_says_when_it_cut_the_post(client):
+    short = client.post("/api/marvel-champions/linkify", json={"text": "[[guard]] " + "x" * 19_990}).get_json()
+    assert short["truncated"] is False and short["links"]
+    long = client.post("/api/marvel-champions/linkify", json={"text": "[[guard]] " + "x" * 19_991}).get_json()
+    assert long["truncated"] is True and len(long["text"]) < 20_100
+    page = client.post("/marvel-champions/link", data={"text": "[[guard]] " + "x" * 30_000}).get_data(as_text=True)
+    assert "Only the first 20,000 characters were linked" in page
+
+
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "a..b", ".", "a" * 64, "xn--a.example"])
+@pytest.mark.parametrize("url", ["/", "/marvel-champions/terms/guard", "/static/style.css", "/nope/", "/api/games"])
+def test_a_host_header_that_is_no_host_name_is_a_clean_400(app, host, url):
+    response = wsgi_get(app, url, host)
+    assert response.status_code == 400, (host, url)
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("base_url", [None, "https://rules.example.org"])
+def test_the_trailing_slash_redirect_never_names_the_requests_host(app, client, base_url):
+    app.config["BASE_URL"] = base_url
+    try:
+        response = client.get("/mc?x=1", headers={"Host": "evil.example"})
+    finally:
+        app.config["BASE_URL"] = None
+    assert response.status_code == 308 and response.headers["Location"] == "/mc/?x=1"
+    assert "evil.example" not in response.get_data(as_text=True)
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+@pytest.mark.parametrize("date", ["20200101", "2020-W09-7", "2020-060", "2020-03-01T00:00"])
+def test_only_calendar_dates_written_yyyy_mm_dd(client, cli, date):
+    response = client.get(f"/api/marvel-champions/applies?term=dash&date={date}")
+    assert response.status_code == 400 and "use YYYY-MM-DD" in response.get_json()["message"]
+    result = cli("applies", "marvel-champions", "dash", "--date", date)
+    assert result.exit_code == 2 and "use YYYY-MM-DD" in result.output
+
+
+def test_searching_an_unknown_game_is_a_negative_answer(cli):
+    data, code = cli.json("search", "guard", "--game", "nope")
+    assert code == 1 and data["status"] == "unknown-game"
 
 
 def test_linkify_takes_a_json_object(client):
     response = client.post("/api/marvel-champions/linkify", json={"text": "[[guard]]", "format": "BBCode"})
     assert response.status_code == 200
     assert response.get_json()["text"].startswith("[url=")
+    brackets = client.post("/api/marvel-champions/linkify", json={"text": "[" * 1000})  # deep only in looks
+    assert brackets.status_code == 200 and brackets.get_json()["text"] == "[" * 1000
 
 
 def test_canonical_links_ignore_a_forged_host_when_the_base_url_is_set(app, client):

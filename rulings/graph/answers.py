@@ -49,10 +49,14 @@ def version_by_label(store: Store, game: Game, label: str) -> VersionRow:
 
 
 def parse_date(text: str) -> dt.date:
+    """A calendar date written YYYY-MM-DD (``fromisoformat`` alone also takes 20200101 and 2020-W01-1)."""
+    text = (text or "").strip()
     try:
-        return dt.date.fromisoformat((text or "").strip())
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return dt.date.fromisoformat(text)
     except ValueError:
-        raise BadRequest(f"bad date {text!r}: use YYYY-MM-DD") from None
+        pass
+    raise BadRequest(f"bad date {text!r}: use YYYY-MM-DD")
 
 
 def version_on(store: Store, game: Game, day: dt.date) -> VersionRow:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, redirect, request
 
 from ..settings import Settings
 from . import errors
-from .security import MAX_BODY_BYTES, SECURITY_HEADERS
+from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
 from .state import Current
 
 
@@ -39,8 +40,10 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     )
     configure(app, settings, static_export)
     app.extensions["rulings"] = Current(Path(settings.store), app.logger)
+    app.before_request(check_host)
     app.before_request(open_build)
     app.after_request(security_headers)
+    app.after_request(relative_redirects)
     errors.register(app)
 
     from . import api, site
@@ -71,4 +74,14 @@ def open_build() -> None:
 def security_headers(response):
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    return response
+
+
+def relative_redirects(response):
+    """Werkzeug's own redirects (``/mc`` -> ``/mc/``) name the Host the client sent: keep only the path.
+
+    (After-request functions run last registered first, so the security headers still follow.)"""
+    location = urlsplit(response.headers.get("Location", ""))
+    if location.netloc and location.netloc == request.host:
+        return redirect(location.path + (f"?{location.query}" if location.query else ""), response.status_code)
     return response

@@ -6,11 +6,11 @@ from flask import Blueprint, jsonify, request, url_for
 
 from ..errors import BadRequest, NotFound
 from ..graph import answers
-from ..graph.linkify import FORMATS, linkify
 from . import games, views
 from .context import base_url, game, loaded, store
 from .lookup import (
     card_or_404,
+    linkify_args,
     ruling_or_404,
     search_args,
     span_or_404,
@@ -207,14 +207,4 @@ def card(slug: str):
 
 @bp.route("/<game>/linkify", methods=["GET", "POST"])
 def link():
-    fields = request.values
-    if request.method == "POST" and request.is_json:
-        fields = request.get_json(silent=True)
-        if not isinstance(fields, dict):
-            raise BadRequest('a JSON body must be an object: {"text": "...", "format": "markdown"}')
-    text, fmt = fields.get("text") or "", fields.get("format") or "markdown"
-    if not isinstance(text, str):
-        raise BadRequest("text must be a string")
-    if not isinstance(fmt, str) or fmt.lower() not in FORMATS:
-        raise BadRequest(f"format must be one of {', '.join(FORMATS)}")
-    return jsonify(linkify(store(), game(), text[:20000], fmt.lower(), base_url()))
+    return jsonify(views.linkify_view(*linkify_args()))

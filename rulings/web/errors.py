@@ -8,9 +8,11 @@ that shows no detail, anything unexpected. No client ever sees a traceback.
 from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadHost, HTTPException
 
 from ..errors import RulingsError
+
+PLAIN_TEXT = "text/plain; charset=utf-8"
 
 
 def wants_json() -> bool:
@@ -25,6 +27,12 @@ def error_response(http_status: int, payload: dict):
 
 
 def handle(error: Exception):
+    if isinstance(error, BadHost) and not wants_json():  # no page can be built for a Host that is no host name
+        return (
+            "400 Bad Request: the Host header is not a host name\n",
+            400,
+            {"Content-Type": "text/plain; charset=utf-8"},
+        )
     if isinstance(error, HTTPException):
         if error.response is not None:  # abort(redirect(...)): the response is the answer
             return error.response

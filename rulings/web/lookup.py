@@ -14,6 +14,7 @@ from flask import abort, redirect, request, url_for
 
 from ..errors import BadRequest, NotFound
 from ..graph import answers
+from ..graph.linkify import FORMATS
 from ..graph.store import Game, TermRow, VersionRow
 from ..index.search import KINDS
 from .context import store
@@ -21,6 +22,7 @@ from .context import store
 SLUG = re.compile(r"[a-z0-9][a-z0-9\-]{0,120}")
 VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.\-]{0,20}")
 MAX_TERM_NAME = 100
+SURROGATE = re.compile("[\ud800-\udfff]")  # JSON can spell one ("\\ud800"); no UTF-8 text holds one
 
 
 def redirect_if(endpoint: str | None, changed: bool, **values) -> None:
@@ -109,3 +111,34 @@ def term_name_arg() -> str:
     if len(name) > MAX_TERM_NAME:
         raise BadRequest("term name too long")
     return name
+
+
+def linkify_args() -> tuple[str, str]:
+    """The ``text`` and ``format`` of a linkify request (query string, form, or a JSON object): strings
+    of Unicode text and a known format, or a 400."""
+    fields = json_object() if request.method == "POST" and request.is_json else request.values
+    text, fmt = _string(fields, "text", ""), _string(fields, "format", "markdown").lower()
+    if fmt not in FORMATS:
+        raise BadRequest(f"format must be one of {', '.join(FORMATS)}")
+    return text, fmt
+
+
+def json_object() -> dict:
+    """The request's JSON body, which must be an object; malformed JSON, JSON nested deeper than the
+    parser can walk, or any other value is a 400."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        raise BadRequest("the JSON body is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise BadRequest('a JSON body must be an object: {"text": "...", "format": "markdown"}')
+    return data
+
+
+def _string(fields, name: str, default: str) -> str:
+    value = fields.get(name) or default
+    if not isinstance(value, str):
+        raise BadRequest(f"{name} must be a string")
+    if SURROGATE.search(value):
+        raise BadRequest(f"{name} is not valid Unicode text (it holds a lone surrogate)")
+    return value

@@ -8,15 +8,16 @@ import itertools
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from ..errors import BadRequest, NotFound, Unanswerable
+from ..errors import NotFound, Unanswerable
 from ..graph import answers
-from ..graph.linkify import FORMATS, linkify
+from ..graph.linkify import FORMATS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
 from . import games, views
 from .context import base_url, game, loaded, store
 from .lookup import (
     card_or_404,
+    linkify_args,
     ruling_or_404,
     search_args,
     span_or_404,
@@ -186,12 +187,11 @@ def card(slug: str):
 # -- forum linking --------------------------------------------------------------------
 @bp.route("/<game>/link", methods=["GET", "POST"])
 def link():
-    text = request.form.get("text", "") if request.method == "POST" else request.args.get("text", "")
-    fmt = (request.form.get("format") or request.args.get("format") or "markdown").lower()
-    if fmt not in FORMATS:
-        raise BadRequest(f"format must be one of {', '.join(FORMATS)}")
-    result = linkify(store(), game(), text[:20000], fmt, base_url()) if text else None
-    return render_template("link.html", game=game(), text=text, fmt=fmt, result=result, formats=FORMATS)
+    text, fmt = linkify_args()
+    result = views.linkify_view(text, fmt) if text else None
+    return render_template(
+        "link.html", game=game(), text=text, fmt=fmt, result=result, formats=FORMATS, limit=views.MAX_LINKIFY_CHARS
+    )
 
 
 # -- feed --------------------------------------------------------------------------

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from flask import url_for
 
 from ..graph import answers
+from ..graph.linkify import linkify
 from ..graph.mentions import Target
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
 from ..text import is_all_caps, name_key
 from .casing import sentence_case
-from .context import absolute, loaded, store
+from .context import absolute, base_url, game, loaded, store
 from .render import excerpt, render_rules
 
 
@@ -196,3 +197,12 @@ def az(terms: list[TermRow]) -> list[tuple[str, list[TermRow]]]:
         letter = (name_key(term.name)[:1] or "#").upper()
         groups.setdefault(letter if letter.isalpha() else "#", []).append(term)
     return sorted(groups.items())
+
+
+MAX_LINKIFY_CHARS = 20_000
+
+
+def linkify_view(text: str, fmt: str) -> dict:
+    """A linkified post, of at most ``MAX_LINKIFY_CHARS`` characters (``truncated`` says when more came)."""
+    result = linkify(store(), game(), text[:MAX_LINKIFY_CHARS], fmt, base_url())
+    return {**result, "truncated": len(text) > MAX_LINKIFY_CHARS}
