@@ -143,11 +143,6 @@ def test_only_calendar_dates_written_yyyy_mm_dd(client, cli, date):
     assert result.exit_code == 2 and "use YYYY-MM-DD" in result.output
 
 
-def test_searching_an_unknown_game_is_a_negative_answer(cli):
-    data, code = cli.json("search", "guard", "--game", "nope")
-    assert code == 1 and data["status"] == "unknown-game"
-
-
 def test_linkify_takes_a_json_object(client):
     response = client.post("/api/marvel-champions/linkify", json={"text": "[[guard]]", "format": "BBCode"})
     assert response.status_code == 200

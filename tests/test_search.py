@@ -137,8 +137,9 @@ def test_cli_search_json_contract(cli):
     assert scores == sorted(scores, reverse=True)
 
 
-def test_cli_search_bad_game_is_a_usage_error(cli):
-    assert cli("search", "stun", "--game", "nope").exit_code == 2
+def test_cli_search_unknown_game_is_a_negative_answer(cli):
+    data, code = cli.json("search", "stun", "--game", "nope")  # exit 1, like every command naming a game
+    assert code == 1 and data["status"] == "unknown-game"
 
 
 def test_instant_search_corrects_a_finished_word_and_completes_the_last(searcher):
