@@ -123,6 +123,16 @@ def test_a_host_header_that_is_no_host_name_is_a_clean_400(app, host, url):
     assert "Traceback" not in response.get_data(as_text=True)
 
 
+def test_the_host_check_reads_a_long_header_once():
+    """Label by label: one regex over the whole name backtracked exponentially (22 letters and a
+    "!" took half a second, 40 would take days: a Host header that stopped a thread)."""
+    from rulings.web.security import is_host
+
+    assert not is_host("a" * 50_000 + "!")
+    assert not is_host(("a" * 30 + ".") * 300 + "!")
+    assert is_host("rules.example.org:8080") and is_host("[::1]:5000") and is_host("localhost")
+
+
 @pytest.mark.parametrize("base_url", [None, "https://rules.example.org"])
 def test_the_trailing_slash_redirect_never_names_the_requests_host(app, client, base_url):
     app.config["BASE_URL"] = base_url

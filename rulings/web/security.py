@@ -21,20 +21,33 @@ SECURITY_HEADERS = {
 }
 MAX_BODY_BYTES = 64 * 1024  # a request body (linkify posts); larger is a 413 from the app and the server alike
 
-# A host name (labels of letters, digits, hyphens, underscores; at most 63 characters each) or an IP
-# literal, and an optional port.
-HOST = re.compile(r"(?:[A-Za-z0-9_](?:[A-Za-z0-9_\-]{0,61}[A-Za-z0-9_])?\.?)+|\[[0-9A-Fa-f:.]+\]")
-PORT = re.compile(r"(?::\d{1,5})?")
+# A host name is labels of letters, digits, hyphens (and underscores, which private networks use) of at
+# most 63 characters, joined by dots; or an IP literal in brackets. Checked label by label: one regex
+# over the whole name would backtrack exponentially on a long label that fails at its end.
+LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_\-]{0,61}[A-Za-z0-9_])?")
+IP_LITERAL = re.compile(r"\[[0-9A-Fa-f:.]{2,45}\]")
+PORT = re.compile(r"[0-9]{1,5}")
+
+
+def is_host(host: str) -> bool:
+    """``name`` or ``name:port`` as a Host header may say it."""
+    name, colon, port = host.rpartition(":") if host.count(":") == 1 or "]:" in host else (host, "", "")
+    if colon and not PORT.fullmatch(port):
+        return False
+    if name.startswith("["):
+        return bool(IP_LITERAL.fullmatch(name))
+    labels = name.removesuffix(".").split(".")
+    if len(name) > 253 or not all(LABEL.fullmatch(label) for label in labels):
+        return False
+    try:
+        name.encode("ascii").decode("idna")  # Werkzeug decodes it when it builds the host URL
+    except UnicodeError:
+        return False
+    return True
 
 
 def check_host() -> None:
     """A Host header that is no host name (a label over 63 characters, ``a..b``, broken punycode) is a
     400 before anything builds a URL from it (Werkzeug raises a bare UnicodeError on some)."""
-    host = request.host
-    name, port = (host, "") if host.endswith("]") or host.count(":") != 1 else host.split(":")
-    if len(name) > 253 or not HOST.fullmatch(name) or not PORT.fullmatch(f":{port}" if port else ""):
+    if not is_host(request.host):
         raise BadHost()
-    try:
-        name.encode("ascii").decode("idna")
-    except UnicodeError:
-        raise BadHost() from None
