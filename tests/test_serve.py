@@ -139,12 +139,17 @@ def test_idle_connections_are_closed_after_the_channel_timeout(env):
 
 
 def raw_request(url: str, data: bytes) -> tuple[int, dict, bytes]:
+    """Send ``data`` as is; the status, headers and body of the answer (read to its Content-Length:
+    a server refusing a body may keep the connection open a while to drain it)."""
     parsed = urllib.parse.urlparse(url)
     with socket.create_connection((parsed.hostname, parsed.port), timeout=5) as sock:
         sock.sendall(data)
         answer = b""
         try:
-            while chunk := sock.recv(65536):
+            while b"\r\n\r\n" not in answer or len(answer.partition(b"\r\n\r\n")[2]) < _length(answer):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
                 answer += chunk
         except ConnectionResetError:
             pass  # the server answered and closed without reading the rest of what it refused
@@ -152,6 +157,11 @@ def raw_request(url: str, data: bytes) -> tuple[int, dict, bytes]:
     lines = head.decode("latin-1").split("\r\n")
     headers = dict(line.split(": ", 1) for line in lines[1:])
     return int(lines[0].split()[1]), headers, body
+
+
+def _length(answer: bytes) -> int:
+    match = re.search(rb"\r\ncontent-length: *(\d+)", answer.partition(b"\r\n\r\n")[0], re.I)
+    return int(match.group(1)) if match else 1 << 30
 
 
 def test_waitress_refusals_carry_the_security_headers(env):
