@@ -6,6 +6,7 @@ imports nothing of theirs. Kept free of any document-family knowledge.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -57,6 +58,8 @@ QUOTES = str.maketrans(
 def fold(text: str) -> str:
     """Straighten quotes and dashes, drop accents: a comparison form, never for display."""
     text = text.translate(QUOTES)
+    if text.isascii():
+        return text
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c))
 
@@ -81,6 +84,29 @@ def strip_markup(text: str) -> str:
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+_AUTOLINK = re.compile(r"<(https?://[^>]+)>")
+_EMPHASIS = re.compile(r"(?<![\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?![\w*])")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")
+_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*+\u2022\u00b7]|\d{1,2}[.)])[ \t]+")
+
+
+def comparable(text: str) -> str:
+    """The form two texts are compared in: texts with equal forms are the same text.
+
+    Texts that differ only in formatting are the same text, so a new edition that re-typesets a rule
+    makes no new revision and no reported change: Markdown emphasis and links are stripped, curly
+    quotes, apostrophes and dashes folded (double quotes dropped: whether a phrase is quoted is
+    typography), bullet glyphs and list markers removed, and whitespace, line wraps and paragraph
+    breaks collapsed. Words, case and all other punctuation count.
+    """
+    text = _AUTOLINK.sub(r"\1", _LINK.sub(r"\1", text or ""))
+    text = _EMPHASIS.sub(r"\1", text.replace("**", "").replace("__", ""))
+    text = _LIST_MARKER.sub("", _ESCAPE.sub(r"\1", fold(text)))
+    text = text.replace('"', "").replace("\u2022", " ").replace("\u00b7", " ")
+    return " ".join(text.split())
+
+
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -89,6 +115,7 @@ def _singular(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     """Identity key for a term name: case, quotes, punctuation and plurals ignored."""
     words = re.findall(r"[a-z0-9]+", fold(name).lower().replace("'s", ""))

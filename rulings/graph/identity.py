@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from ..ingest.model import Block, SubDefinition
+from ..ingest.model import Block
 from ..text import base_key, name_key
 
 # Lower ranks win when two terms answer to the same name.
@@ -13,33 +14,44 @@ RANK = {"name": 0, "subdef": 1, "alias": 2, "former": 3, "spelling": 3, "section
 
 
 def name_rank(kind: str, how: str) -> int:
-    """How strongly a name points at its term: glossary names beat aliases, and both beat sections'."""
-    if kind == "section" and how in ("name", "alias"):
+    """How strongly a name points at its term: glossary names beat aliases, and both beat the names of
+    sections and numbered rules (the glossary's "Trample" before rule 702.19 "Trample")."""
+    if kind in ("section", "rule") and how in ("name", "alias"):
         return RANK["section" if how == "name" else "section-alias"]
     return RANK[how]
 
 
 @dataclass
 class Revision:
-    """A term's text as of one version (only versions that changed it get one)."""
+    """A term's text as of one version (only versions that changed it get one).
+
+    ``complete`` is False where the exact text cannot be vouched for (a patch that could not be
+    applied, a reconstructed earlier text). ``inferred`` is True where no document says the change
+    happened in this version: a snapshot differs from text derived from deltas, so the change
+    happened at the latest in this version ("first seen", "changed at the latest in").
+    """
 
     version: str
     name: str
     blocks: list[Block]
-    change: str  # introduced | amended | replaced | patched | reworked
+    change: str  # introduced | amended | replaced | patched | reworked | removed
     complete: bool
     source: dict
     see_also: list[str] = field(default_factory=list)
     redirect: list[str] = field(default_factory=list)
-    subdefs: list[SubDefinition] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    inferred: bool = False
+
+    @property
+    def removed(self) -> bool:
+        return self.change == "removed"
 
 
 @dataclass
 class Term:
-    """A glossary entry, keyword or section, with every name it has gone by."""
+    """A glossary entry, keyword, section or numbered rule, with every name it has gone by."""
 
-    kind: str  # entry | keyword | section
+    kind: str  # entry | keyword | section | rule
     names: list[str]
     document: str  # slug of the document that first defines it
     line: int
@@ -48,15 +60,28 @@ class Term:
     revisions: list[Revision] = field(default_factory=list)
     former: list[str] = field(default_factory=list)  # names before a rename
     spellings: list[str] = field(default_factory=list)
+    later_names: list[tuple[str, str]] = field(default_factory=list)  # (alias, version) a later edition added
+    number: str | None = None  # a numbered rule or section ("702.19"): its identity
+    series: set[str] = field(default_factory=set)  # the snapshot series whose editions hold it
     slug: str = ""
 
     @property
     def name(self) -> str:
         return self.revisions[-1].name if self.revisions else self.names[0]
 
+    @property
+    def current(self) -> Revision | None:
+        """The latest revision so far (the state, while versions are walked in order)."""
+        return self.revisions[-1] if self.revisions else None
+
+    @property
+    def in_force(self) -> bool:
+        return bool(self.revisions) and not self.revisions[-1].removed
+
     def all_names(self) -> list[str]:
         seen: list[str] = []
-        for name in [*self.names, *(r.name for r in self.revisions), *self.former, *self.spellings]:
+        later = [name for name, _ in self.later_names]
+        for name in [*self.names, *later, *(r.name for r in self.revisions), *self.former, *self.spellings]:
             if name not in seen:
                 seen.append(name)
         return seen
@@ -92,10 +117,13 @@ class NameIndex:
             self.add(term, name, "spelling")
 
     def get(self, name: str, lineage: str | None = None) -> Term | None:
+        return next(self.candidates(name, lineage), None)
+
+    def candidates(self, name: str, lineage: str | None = None) -> Iterator[Term]:
+        """Every term answering to ``name``, best first."""
         for _, _, term in self._by_key.get(name_key(name), []):
             if lineage is None or term.lineage == lineage:
-                return term
-        return None
+                yield term
 
     def by_base(self, name: str, lineage: str) -> Term | None:
         """The one term whose name, without qualifiers or variables, is this name's base."""

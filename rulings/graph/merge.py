@@ -12,6 +12,10 @@ replace the entry or amend it. The rule:
   either way); an old paragraph whose words all reappear inside a new one is
   folded into it; new paragraphs that revise nothing are inserted where they
   stand relative to the revised ones (at the end if none were revised).
+* Sub-definitions ("Overkill \u2014 ...", ``units.py``) go unit by unit: a new unit
+  takes the place of the old unit of its name, opener and continuation together.
+
+Patch lines (``deltas.py``) use the quote helpers at the end.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from copy import copy
 
 from ..ingest.model import Block
 from ..text import QUOTES, containment, fold, name_key, similarity, words
+from .units import units
 
 MATCH = 0.5
 ABSORB = 0.8
@@ -63,11 +68,29 @@ def is_restatement(old: list[Block], new: list[Block], names: list[str]) -> bool
 
 
 def amend(old: list[Block], new: list[Block]) -> list[Block]:
-    """Old blocks with the new ones merged in (see module docstring)."""
+    """Old blocks with the new ones merged in (see module docstring).
+
+    Sub-definitions go unit by unit (``units.py``): a new block that opens a sub-definition replaces
+    the old unit of that name (its opener and continuation paragraphs) with its own unit, so an
+    entry never ends up with two Overkill definitions; a sub-definition the old text lacks is
+    inserted among the others in the changelog's order. The other new paragraphs amend the old
+    text paragraph by paragraph (never taking the place of a sub-definition's opener).
+    """
+    found = units(new)
+    loose = new[: found[0].start] if found else list(new)
+    merged, after_loose = _amend_paragraphs(old, loose)
+    return _merge_units(merged, [new[u.start : u.end] for u in found], after_loose)
+
+
+def _amend_paragraphs(old: list[Block], new: list[Block]) -> tuple[list[Block], int | None]:
+    """Each new paragraph in place of the old one it revises; the rest next to them or at the end.
+
+    Returns the merged blocks and the position right after the last new paragraph in them.
+    """
     used: set[int] = set()
     matched: dict[int, int] = {}  # new index -> old index
     for j, block in enumerate(new):
-        scores = [(revises(o.text, block.text), i) for i, o in enumerate(old) if i not in used]
+        scores = [(revises(o.text, block.text), i) for i, o in enumerate(old) if i not in used and not o.opens]
         if scores:
             score, i = max(scores)
             if score >= MATCH:
@@ -76,7 +99,7 @@ def amend(old: list[Block], new: list[Block]) -> list[Block]:
     absorbed = {
         i
         for i, o in enumerate(old)
-        if i not in used and any(containment(_core(o.text), _core(b.text)) >= ABSORB for b in new)
+        if i not in used and not o.opens and any(containment(_core(o.text), _core(b.text)) >= ABSORB for b in new)
     }
     leading: dict[int, list[Block]] = {}
     pending: list[Block] = []
@@ -90,16 +113,51 @@ def amend(old: list[Block], new: list[Block]) -> list[Block]:
     # New paragraphs after the last revised one follow it; with none revised, they go at the end.
     last = matched[max(matched)] if matched else None
     out: list[Block] = []
+    end = None
     for i, block in enumerate(old):
         if i in by_old:
             out.extend(leading[i])
             out.append(_in_place_of(block, by_old[i]))
             if i == last:
                 out.extend(pending)
+            end = len(out)
         elif i not in absorbed:
             out.append(block)
     if last is None:
         out.extend(pending)
+        end = len(out) if pending else None
+    return out, end
+
+
+def _merge_units(blocks: list[Block], new_units: list[list[Block]], after_loose: int | None) -> list[Block]:
+    """Each new sub-definition unit in place of the old unit of its name, or inserted in order.
+
+    A unit the old text lacks goes after the new unit before it, else before the next new unit the
+    old text has, else right after the new paragraphs that precede it in the changelog, else after
+    the last old unit (or at the end).
+    """
+    out = list(blocks)
+    after: int | None = None  # where the previous new unit ended in ``out``
+    for k, unit in enumerate(new_units):
+        key = name_key(unit[0].opens or "")
+        existing = {u.key: u for u in units(out)}
+        if key in existing:
+            old = existing[key]
+            out[old.start : old.end] = unit
+            after = old.start + len(unit)
+            continue
+        if after is None:
+            keys = [name_key(u[0].opens or "") for u in new_units[k + 1 :]]
+            later = [existing[key] for key in keys if key in existing]
+            present = units(out)
+            if later:
+                after = later[0].start
+            elif after_loose is not None:
+                after = after_loose
+            else:
+                after = present[-1].end if present else len(out)
+        out[after:after] = unit
+        after += len(unit)
     return out
 
 
@@ -129,7 +187,12 @@ def quote_core(quote: str) -> tuple[str, bool]:
 
 
 def replace_quote(blocks: list[Block], old: str, new: str) -> bool:
-    """Replace the first occurrence of quote ``old`` by ``new`` in the blocks' text."""
+    """Replace the first occurrence of the exact quote ``old`` by ``new`` in the blocks' text.
+
+    Only for whole quotes: a quote cut with an ellipsis leaves the rest of its sentence unknown, and
+    splicing its words into the old sentence would show words no document printed (``deltas.py``
+    keeps the last known text instead).
+    """
     old_core, _ = quote_core(old)
     new_core, _ = quote_core(new)
     needle = _norm(old_core).rstrip(".")

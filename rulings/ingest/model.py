@@ -17,7 +17,9 @@ class Block:
     """A paragraph, bullet, numbered step or numbered rule of an entry's text (markdown-ish).
 
     A ``rule`` block carries its number ("702.19b") apart from its text, which is the rule's
-    words and any "Example:" paragraphs that follow it in the document.
+    words and any "Example:" paragraphs that follow it in the document. The graph marks the
+    sub-definition a block opens (``opens``) and gives every block an ``anchor`` that stays with
+    it across versions (``rulings.graph.anchors``).
     """
 
     text: str
@@ -25,6 +27,8 @@ class Block:
     kind: str = "para"  # para | bullet | step | rule
     depth: int = 0
     number: str | None = None  # a numbered rule's number: "702.19", "702.19b"
+    opens: str | None = None  # the sub-definition this block opens ("Overkill"), set by the graph
+    anchor: str | None = None  # set by the graph
 
     def markdown(self) -> str:
         indent = "  " * self.depth
