@@ -121,6 +121,45 @@ def test_fixture_wrapped_entries_and_missing_date():
     assert doc.uncovered(source.lines) == []
 
 
+def test_a_list_item_that_lost_its_bullet_starts_its_own_block():
+    """Hard wraps would glue "Ranged: ..." onto the item above it (the 1.4 Keywords entry prints it so)."""
+    text = "\n".join(
+        [
+            "Changed from 1.0 -> 2.0 (May 1, 2021)",
+            "",
+            "Keywords",
+            "",
+            "Guard: While a minion with guard is engaged with",
+            "a player, that player cannot attack the villain.",
+            "\u2022 Quickstrike: After this enemy engages a player, it",
+            "immediately attacks that player. (See: Quickstrike)",
+            "Ranged: Attacks with ranged ignore retaliate. (See:",
+            "Ranged)",
+            "\u2022 Surge: After a player reveals a card with surge, that",
+            "player reveals an additional card. Note: this is",
+            "not a list item.",
+        ]
+    )
+    doc, source = parse_text(text)
+    blocks = doc.versions[0].entries[0].blocks
+    assert [(b.kind, b.text.split(":")[0]) for b in blocks] == [
+        ("para", "Guard"),
+        ("bullet", "Quickstrike"),
+        ("bullet", "Ranged"),  # an item of the list, like the one it was glued to
+        ("bullet", "Surge"),
+    ]
+    assert blocks[1].text.endswith("(See: Quickstrike)") and blocks[2].text.endswith("(See: Ranged)")
+    assert blocks[3].text.endswith("Note: this is not a list item.")  # a colon mid-line starts nothing
+    assert doc.uncovered(source.lines) == []
+
+
+def test_the_keywords_of_1_4_are_one_item_each(changelog):
+    keywords = next(e for v in changelog[1].versions if v.label == "1.4" for e in v.entries if e.name == "Keywords")
+    names = [b.text.split(":")[0].lstrip("\u2022 ") for b in keywords.blocks]
+    assert names[:10] == ["Guard", "Hinder X", "Incite X", "Overkill", "Patrol", "Peril", "Permanent", "Piercing",
+                          "Quickstrike", "Ranged"]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "line,op,target",
     [

@@ -32,6 +32,7 @@ class DocumentSpec:
     date: dt.date | None = None
     official: bool = True
     furniture: tuple[str, ...] = ()
+    series: str | None = None  # editions of one series replace each other whole (default: the kind)
 
     @property
     def slug(self) -> str:
@@ -283,6 +284,9 @@ def _document(doc, number: int, where: str, text: str, game_dir: Path) -> Docume
     furniture = doc.get("furniture", [])
     if not isinstance(furniture, list) or not all(isinstance(f, str) for f in furniture):
         raise CorpusError(where, f"{label}: furniture must be a list of strings", line("furniture"))
+    series = doc.get("series")
+    if series is not None and (not isinstance(series, str) or not series.strip()):
+        raise CorpusError(where, f'{label}: series must be a name, e.g. series = "rules"', line("series"))
     return DocumentSpec(
         game=slug,
         file=file,
@@ -293,6 +297,7 @@ def _document(doc, number: int, where: str, text: str, game_dir: Path) -> Docume
         date=_as_date(doc.get("date"), where, text, "date"),
         official=official,
         furniture=tuple(furniture),
+        series=series.strip() if series else None,
     )
 
 

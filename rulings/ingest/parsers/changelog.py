@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from itertools import pairwise
 
 from ...text import fold, is_all_caps
 from ..lexer import lex, wrap_width
-from ..model import ChangelogEntry, ChangelogVersion, ParsedDocument, Patch
+from ..model import Block, ChangelogEntry, ChangelogVersion, ParsedDocument, Patch
 from ..source import Source
 from .common import SEE_ALSO, mend_broken_blocks, number_steps, split_targets, to_block
 
@@ -28,6 +29,8 @@ CHANGED = re.compile(
     re.I,
 )
 PATCH_START = re.compile(r"(?=\bp\.\s*\d+\s*(?:,|\u2014|-))")
+ITEM_OPENER = re.compile(r"^([A-Z][\w'\u2019\-/ ()\u201c\u201d\"]{0,40}?):\s+\S")
+ITEM_CLOSED = re.compile(r"[.!?)][\"\u201d\u2019]?$")
 QUOTED = re.compile(r"[\u201c\"]\s*(.+?)\s*[\u201d\"]")
 
 
@@ -161,13 +164,35 @@ class ChangelogParser:
 
     @staticmethod
     def fill_entry(entry: ChangelogEntry, body: list[str], start: int, width: int | None) -> None:
-        blocks = []
-        for raw in lex(body, start=start, width=width):
-            entry.lines.extend(raw.lines)
-            match = SEE_ALSO.match(raw.text)
-            if match:
-                entry.see_also.extend(split_targets(match.group(1)))
-            else:
+        blocks: list[Block] = []
+        split: set[int] = set()  # first lines of list items that lost their bullet glyph (``item_runs``)
+        for run_start, run in item_runs(body, start):
+            for i, raw in enumerate(lex(run, start=run_start, width=width)):
+                entry.lines.extend(raw.lines)
+                match = SEE_ALSO.match(raw.text)
+                if match:
+                    entry.see_also.extend(split_targets(match.group(1)))
+                    continue
+                if i == 0 and run_start != start:
+                    split.add(raw.line)
                 blocks.append(to_block(raw))
         entry.blocks = mend_broken_blocks(blocks)
+        for before, block in pairwise(entry.blocks):
+            if block.line in split and block.kind == "para" and before.kind == "bullet":
+                block.kind, block.depth = "bullet", before.depth  # an item of the list it was glued to
         number_steps(entry.blocks)
+
+
+def item_runs(body: list[str], start: int) -> list[tuple[int, list[str]]]:
+    """The body cut where a line opens a new list item with no glyph: "Name: text" right after a line
+    that closed an item ("...(See: Quickstrike)" / "...form."). Hard wraps would join the two.
+    """
+    runs: list[tuple[int, list[str]]] = [(start, [])]
+    for offset, line in enumerate(body):
+        lines = runs[-1][1]
+        prior = lines[-1].strip() if lines else ""
+        opener = ITEM_OPENER.match(line.strip())
+        if prior and opener and len(opener.group(1).split()) <= 4 and ITEM_CLOSED.search(prior):
+            runs.append((start + offset, []))
+        runs[-1][1].append(line)
+    return [run for run in runs if run[1]]

@@ -1,0 +1,130 @@
+"""What the walk over a game's timeline has established so far: its terms and how to find them.
+
+Shared by the phases of assembly (``snapshots.py``, ``deltas.py``, ``suggestions.py``): the terms
+with their revisions (the last revision of each is the text in force at the version being walked),
+the name and number indexes, the curated spellings and renames of ``game.toml``, the versioned
+terms in document order, and the warnings found on the way.
+"""
+
+from __future__ import annotations
+
+from copy import copy
+
+from ..errors import Diagnostic
+from ..ingest.manifest import DocumentSpec, GameManifest, Rename
+from ..ingest.model import Entry
+from ..text import name_key
+from .identity import NameIndex, Revision, Term
+from .timeline import version_key
+from .units import mark_openers
+
+VERSIONED = "versioned"  # the lineage of every term the versions of a game define
+
+
+class State:
+    def __init__(self, manifest: GameManifest):
+        self.manifest = manifest
+        self.terms: list[Term] = []
+        self.index = NameIndex()
+        self.numbers: dict[str, Term] = {}  # numbered rules and sections by number
+        self.order: list[Term] = []  # versioned terms in document order, as of the version being walked
+        self.series_now: str | None = None  # the series of the latest edition walked: what deltas amend
+        self.diagnostics: list[Diagnostic] = []
+        self.suggestions: list[str] = []
+        self._spellings = {name_key(k): v for k, v in manifest.spellings.items()}
+        self._renames = {name_key(r.new): r for r in manifest.renames}
+
+    def warn(self, path: str, line: int | None, message: str) -> None:
+        self.diagnostics.append(Diagnostic("warning", path, line, message))
+
+    def canonical(self, name: str) -> str:
+        """The name a misspelling means (``[spellings]`` of game.toml), else the name itself."""
+        return self._spellings.get(name_key(name), name)
+
+    def rename(self, name: str, version: str) -> Rename | None:
+        """The declared rename that gives ``name`` to an older term, if in force by ``version``."""
+        rename = self._renames.get(name_key(self.canonical(name)))
+        if rename and (rename.version is None or version_key(rename.version) <= version_key(version)):
+            return rename
+        return None
+
+    @staticmethod
+    def source(spec: DocumentSpec, line: int | None, **extra) -> dict:
+        return {"document": spec.slug, "title": spec.title, "file": spec.file, "line": line, **extra}
+
+    def new_term(self, entry: Entry, spec: DocumentSpec, lineage: str = VERSIONED) -> Term:
+        names = _unique([self.canonical(n) for n in entry.names])
+        spellings = [n for n in entry.names if self.canonical(n) != n]
+        term = Term(
+            entry.kind,
+            names,
+            spec.slug,
+            entry.line,
+            list(entry.path),
+            lineage,
+            spellings=spellings,
+            number=entry.number,
+        )
+        self.terms.append(term)
+        self.index.add_term(term)
+        if entry.number and lineage == VERSIONED:
+            self.numbers.setdefault(entry.number, term)
+        return term
+
+    def add_names(self, term: Term, names: list[str], version: str) -> None:
+        """Names a later edition gives a term (a second heading name) become its aliases from ``version``."""
+        for name in (self.canonical(n) for n in names):
+            if name_key(name) not in {name_key(n) for n in term.all_names()}:
+                term.later_names.append((name, version))
+                self.index.add(term, name, "alias")
+
+    def entry_revision(self, spec: DocumentSpec, entry: Entry, version: str) -> Revision:
+        """A document's text of an entry as a revision at ``version`` (the caller sets change and notes)."""
+        blocks = mark_openers([copy(b) for b in entry.blocks], [s.name for s in entry.subdefs])
+        return Revision(
+            version,
+            self.canonical(entry.names[0]),
+            blocks,
+            "introduced",
+            True,
+            self.source(spec, entry.line),
+            see_also=list(entry.see_also),
+            redirect=list(entry.redirect),
+        )
+
+    @staticmethod
+    def revise(term: Term, revision: Revision) -> Revision:
+        """Append a revision that owns its blocks (anchors and patches never reach an earlier one)."""
+        revision.blocks = [copy(b) for b in revision.blocks]  # blocks hold only strings: a shallow copy is enough
+        term.revisions.append(revision)
+        return revision
+
+    def place(self, term: Term) -> None:
+        """Put a term a delta introduced into the document order: by name among the glossary entries."""
+        if term in self.order:
+            return
+        if term.kind in ("section", "rule"):
+            self.order.append(term)
+            return
+        key = name_key(term.name)
+        at, last = None, None
+        for i, other in enumerate(self.order):
+            if other.kind in ("section", "rule"):
+                continue
+            last = i
+            if name_key(other.name) > key:
+                at = i
+                break
+        self.order.insert(at if at is not None else (last + 1 if last is not None else len(self.order)), term)
+
+    def contents(self) -> list[Term]:
+        """The versioned terms in force now, in document order."""
+        return [t for t in self.order if t.in_force]
+
+
+def _unique(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        if name_key(name) not in {name_key(n) for n in out}:
+            out.append(name)
+    return out
