@@ -1,18 +1,23 @@
-"""Write one game's assembled graph into the SQLite store."""
+"""Write one game's assembled graph into the SQLite store, one writer function per table group."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass, field
 from importlib import resources
 
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument, Ruling, blocks_markdown
 from ..ingest.source import Source
-from ..text import is_all_caps, name_key, slugify, split_qualifier
+from ..text import comparable, is_all_caps, name_key, slugify, split_qualifier
+from .citations import rule_references
 from .history import Assembly
 from .identity import Term, name_rank
-from .mentions import game_linker
+from .mentions import Linker, game_linker
+from .state import VERSIONED
+from .timeline import Version
+from .units import subdefinitions
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
@@ -43,13 +48,38 @@ class SlugBook:
         return f"{base}-{n}"
 
 
-def term_order(terms: list[Term]) -> list[Term]:
-    """Glossary entries claim slugs before sections, and the versioned lineage before others."""
+def term_order(terms: list[Term], ordinals: dict[str, int]) -> list[Term]:
+    """The order terms claim slugs, names and row ids in: one a later version cannot disturb.
+
+    First version first (a term a later edition introduces comes after every term an earlier build
+    had), then glossary entries before sections and numbered rules, the versioned lineage before
+    documents tied to no version, and document order.
+    """
 
     def rank(term: Term) -> tuple:
-        return (term.kind == "section", term.lineage != "versioned")
+        return (
+            ordinals[term.revisions[0].version],
+            term.kind in ("section", "rule"),
+            term.lineage != VERSIONED,
+        )
 
-    return sorted(terms, key=rank)  # stable: document order within each group
+    return sorted((t for t in terms if t.revisions), key=rank)  # stable: document order within a group
+
+
+@dataclass
+class Writer:
+    """What the table writers of one game share: the cursor and the row ids handed out so far."""
+
+    conn: sqlite3.Connection
+    cur: sqlite3.Cursor
+    game_id: int
+    documents: dict[str, int] = field(default_factory=dict)  # document slug -> row id
+    versions: dict[str, int] = field(default_factory=dict)  # label -> row id
+    ordinals: dict[str, int] = field(default_factory=dict)  # label -> position on the timeline
+    terms: dict[int, int] = field(default_factory=dict)  # id(Term) -> row id
+
+    def term_id(self, term: Term) -> int:
+        return self.terms[id(term)]
 
 
 def write_game(
@@ -58,19 +88,33 @@ def write_game(
     sources: list[tuple[DocumentSpec, Source, ParsedDocument]],
     assembly: Assembly,
 ) -> None:
+    """Write one assembled game: documents, versions, terms, revisions, edges, rulings, diagnostics."""
     cur = conn.cursor()
     cur.execute(
         "INSERT INTO games (slug, name, aliases, vocabulary) VALUES (?, ?, ?, ?)",
         (manifest.slug, manifest.name, _json(manifest.aliases), _json(manifest.vocabulary)),
     )
-    game_id = cur.lastrowid
-    doc_ids: dict[str, int] = {}
+    writer = Writer(conn, cur, cur.lastrowid)
+    write_documents(writer, sources)
+    write_versions(writer, assembly.versions)
+    terms = term_order(assembly.terms, writer.ordinals)
+    write_terms(writer, terms)
+    write_names(writer, terms)
+    write_revisions(writer, terms)
+    write_contents(writer, assembly.versions)
+    linker = game_linker(conn, writer.game_id)
+    write_edges(writer, terms, linker)
+    write_rulings(writer, assembly.documents.ordered(), {t.slug: writer.term_id(t) for t in terms}, linker)
+    write_diagnostics(writer, manifest.slug, sources, assembly)
+
+
+def write_documents(writer: Writer, sources: list[tuple[DocumentSpec, Source, ParsedDocument]]) -> None:
     for spec, source, parsed in sources:
-        cur.execute(
+        writer.cur.execute(
             "INSERT INTO documents (game_id, slug, file, kind, title, version, date, official, sha256, "
             "encoding, parser, lines) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
-                game_id,
+                writer.game_id,
                 spec.slug,
                 spec.file,
                 spec.kind,
@@ -84,107 +128,125 @@ def write_game(
                 len(source.lines),
             ),
         )
-        doc_ids[spec.slug] = cur.lastrowid
-        cur.executemany(
+        writer.documents[spec.slug] = document_id = writer.cur.lastrowid
+        writer.cur.executemany(
             "INSERT INTO furniture (document_id, line, reason) VALUES (?,?,?)",
-            [(cur.lastrowid, line, why) for line, why in sorted(parsed.furniture.items())],
+            [(document_id, line, why) for line, why in sorted(parsed.furniture.items())],
         )
-    version_ids: dict[str, int] = {}
-    ordinals: dict[str, int] = {}
-    for ordinal, version in enumerate(assembly.versions):
-        cur.execute(
+
+
+def write_versions(writer: Writer, versions: list[Version]) -> None:
+    for ordinal, version in enumerate(versions):
+        writer.cur.execute(
             "INSERT INTO versions (game_id, label, date, parent, ordinal, document_id, line, notes) "
             "VALUES (?,?,?,?,?,?,?,?)",
             (
-                game_id,
+                writer.game_id,
                 version.label,
                 version.date.isoformat() if version.date else None,
                 version.parent,
                 ordinal,
-                doc_ids.get(version.document or ""),
+                writer.documents.get(version.document or ""),
                 version.line,
                 _json(version.notes),
             ),
         )
-        version_ids[version.label] = cur.lastrowid
-        ordinals[version.label] = ordinal
+        writer.versions[version.label] = writer.cur.lastrowid
+        writer.ordinals[version.label] = ordinal
 
-    # Terms, slugs and names.
+
+def term_slug_candidates(term: Term) -> list[str]:
+    if term.number:
+        return [f"rule {term.number}"]
+    path = term.path[-1] if term.path else ""
+    candidates = [term.names[0], f"{path} {term.names[0]}"]
+    if term.lineage != VERSIONED:  # a player aid's "Player Turn" is not the glossary's
+        candidates.insert(1, f"{term.document} {term.names[0]}")
+    return candidates
+
+
+def write_terms(writer: Writer, terms: list[Term]) -> None:
+    """Terms with their slugs, claimed in ``term_order`` (row ids follow the same order)."""
     slugs = SlugBook()
-    term_ids: dict[int, int] = {}
-    for term in term_order(assembly.terms):
-        if not term.revisions:
-            continue
-        path = term.path[-1] if term.path else ""
-        candidates = [term.names[0], f"{path} {term.names[0]}"]
-        if term.lineage != "versioned":  # a player aid's "Player Turn" is not the glossary's
-            candidates.insert(1, f"{term.document} {term.names[0]}")
-        term.slug = slugs.claim(*candidates)
-    for term in assembly.terms:
-        if not term.revisions:
-            continue
-        cur.execute(
-            "INSERT INTO terms (game_id, slug, name, kind, path, document_id, line, lineage) VALUES (?,?,?,?,?,?,?,?)",
+    for term in terms:
+        term.slug = slugs.claim(*term_slug_candidates(term))
+        writer.cur.execute(
+            "INSERT INTO terms (game_id, slug, name, kind, number, path, document_id, line, lineage) "
+            "VALUES (?,?,?,?,?,?,?,?,?)",
             (
-                game_id,
+                writer.game_id,
                 term.slug,
                 term.name,
                 term.kind,
+                term.number,
                 _json(term.path),
-                doc_ids[term.document],
+                writer.documents[term.document],
                 term.line,
                 term.lineage,
             ),
         )
-        term_ids[id(term)] = cur.lastrowid
-    alias_slugs = set(slugs.taken)
-    for term in assembly.terms:
-        if id(term) not in term_ids:
-            continue
-        tid = term_ids[id(term)]
-        rows = []
-        for i, name in enumerate(term.names):
-            rows.append((tid, name, name_key(name), "name" if i == 0 else "alias"))
-        for revision in term.revisions:  # the current name counts as a name; earlier ones as aliases
-            rows.append(
-                (tid, revision.name, name_key(revision.name), "name" if revision is term.revisions[-1] else "alias")
-            )
-        rows += [(tid, n, name_key(n), "former") for n in term.former]
-        rows += [(tid, n, name_key(n), "spelling") for n in term.spellings]
-        seen = set()
-        for row in rows:
-            if (row[2], row[3]) in seen or not row[2]:
-                continue
-            seen.add((row[2], row[3]))
-            cur.execute(
-                "INSERT INTO term_names (term_id, name, key, how, rank) VALUES (?,?,?,?,?)",
-                (*row, name_rank(term.kind, row[3])),
-            )
-            slug = slugify(row[1])
-            if slug not in alias_slugs and term.kind != "section":
-                alias_slugs.add(slug)
-                cur.execute("INSERT INTO slug_aliases (game_id, slug, term_id) VALUES (?,?,?)", (game_id, slug, tid))
+        writer.terms[id(term)] = writer.cur.lastrowid
 
-    # Revisions and their sub-definitions.
-    latest_text: dict[int, str] = {}
-    for term in assembly.terms:
-        if id(term) not in term_ids:
-            continue
-        tid = term_ids[id(term)]
+
+def _name_rows(term: Term, ordinals: dict[str, int]) -> list[tuple[int, str, str]]:
+    """(ordinal of the version it appeared in, name, how) for every name of a term."""
+    first = ordinals[term.revisions[0].version]
+    rows = [(first, name, "name" if i == 0 else "alias") for i, name in enumerate(term.names)]
+    rows += [(ordinals[version], name, "alias") for name, version in term.later_names]
+    for revision in term.revisions:  # every name it was shown under is one of its names, for good
+        rows.append((ordinals[revision.version], revision.name, "name"))
+    shown = {}  # name key -> the first version it was the term's display name
+    for revision in term.revisions:
+        shown.setdefault(name_key(revision.name), ordinals[revision.version])
+    rows += [(shown.get(name_key(name), first), name, "former") for name in term.former]
+    rows += [(first, name, "spelling") for name in term.spellings]
+    return rows
+
+
+def write_names(writer: Writer, terms: list[Term]) -> None:
+    """Every name a term answers to, and a slug for each that leads to it (claimed in version order)."""
+    taken = {term.slug for term in terms}
+    alias_claims = []
+    for position, term in enumerate(terms):
+        tid = writer.term_id(term)
+        seen = set()
+        for ordinal, name, how in sorted(_name_rows(term, writer.ordinals), key=lambda row: row[0]):
+            key = name_key(name)
+            if not key or (key, how) in seen:
+                continue
+            seen.add((key, how))
+            writer.cur.execute(
+                "INSERT INTO term_names (term_id, name, key, how, rank, since) VALUES (?,?,?,?,?,?)",
+                (tid, name, key, how, name_rank(term.kind, how), ordinal),
+            )
+            if term.kind not in ("section", "rule"):
+                alias_claims.append((ordinal, position, len(alias_claims), slugify(name), tid))
+    for _, _, _, slug, tid in sorted(alias_claims):
+        if slug not in taken:
+            taken.add(slug)
+            writer.cur.execute(
+                "INSERT INTO slug_aliases (game_id, slug, term_id) VALUES (?,?,?)", (writer.game_id, slug, tid)
+            )
+
+
+def write_revisions(writer: Writer, terms: list[Term]) -> None:
+    """Each revision with its blocks and the sub-definitions its blocks open."""
+    for term in terms:
+        tid = writer.term_id(term)
         supersedes_id = None
         for revision in term.revisions:
-            text = blocks_markdown(revision.blocks)
-            cur.execute(
-                "INSERT INTO revisions (term_id, version_id, ordinal, name, text, change, complete, source, "
-                "see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            writer.cur.execute(
+                "INSERT INTO revisions (term_id, version_id, ordinal, name, text, change, complete, inferred, "
+                "source, see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     tid,
-                    version_ids[revision.version],
-                    ordinals[revision.version],
+                    writer.versions[revision.version],
+                    writer.ordinals[revision.version],
                     revision.name,
-                    text,
+                    blocks_markdown(revision.blocks),
                     revision.change,
                     int(revision.complete),
+                    int(revision.inferred),
                     _json(revision.source),
                     _json(revision.see_also),
                     _json(revision.redirect),
@@ -192,24 +254,38 @@ def write_game(
                     supersedes_id,
                 ),
             )
-            revision_id = supersedes_id = cur.lastrowid  # the next revision supersedes this one
-            anchors = SlugBook()
-            for sub in revision.subdefs:
-                cur.execute(
-                    "INSERT INTO subdefs (revision_id, term_id, name, key, anchor, text) VALUES (?,?,?,?,?,?)",
-                    (revision_id, tid, sub.name, name_key(sub.name), anchors.claim(sub.name), sub.text),
-                )
-            latest_text[tid] = text
+            revision_id = supersedes_id = writer.cur.lastrowid  # the next revision supersedes this one
+            writer.cur.executemany(
+                "INSERT INTO blocks (revision_id, position, anchor, kind, depth, number, text) VALUES (?,?,?,?,?,?,?)",
+                [(revision_id, i, b.anchor, b.kind, b.depth, b.number, b.text) for i, b in enumerate(revision.blocks)],
+            )
+            writer.cur.executemany(
+                "INSERT INTO subdefs (revision_id, term_id, name, key, anchor, text) VALUES (?,?,?,?,?,?)",
+                [
+                    (revision_id, tid, sub.name, name_key(sub.name), anchor, sub.text)
+                    for sub, anchor in subdefinitions(revision.blocks)
+                ],
+            )
 
-    # Edges: see-also, redirect and part-of from the latest revision; mentions from its text.
-    linker = game_linker(conn, game_id)
-    by_slug = {term.slug: term_ids[id(term)] for term in assembly.terms if id(term) in term_ids}
+
+def write_contents(writer: Writer, versions: list[Version]) -> None:
+    """Which versioned terms are in force at each version, in document order."""
+    for version in versions:
+        writer.cur.executemany(
+            "INSERT INTO contents (version_id, position, term_id) VALUES (?,?,?)",
+            [(writer.versions[version.label], i, writer.term_id(t)) for i, t in enumerate(version.contents)],
+        )
+
+
+def write_edges(writer: Writer, terms: list[Term], linker: Linker) -> None:
+    """See-also, redirect, part-of, mentions and cites, from each term's latest text."""
+    conn, game_id = writer.conn, writer.game_id
+    by_slug = {term.slug: writer.term_id(term) for term in terms}
+    numbers = rule_numbers(writer, terms)
     edges = set()
-    for term in assembly.terms:
-        if id(term) not in term_ids:
-            continue
-        tid = term_ids[id(term)]
-        latest = term.revisions[-1]
+    for term in terms:
+        tid = writer.term_id(term)
+        latest = next(r for r in reversed(term.revisions) if not r.removed or r is term.revisions[0])
         for kind, names in (("see-also", latest.see_also), ("redirect", latest.redirect)):
             for name in names:
                 target, anchor = resolve_reference(conn, game_id, name, term.name)
@@ -219,44 +295,66 @@ def write_game(
             parent = _find(conn, game_id, term.path[-1])
             if parent and parent != tid:
                 edges.add((tid, parent, "part-of", None))
-        for found in linker.targets_in(latest_text.get(tid, "")):
+        text = blocks_markdown(latest.blocks)
+        for found in linker.targets_in(text):
             target = by_slug.get(found.slug)
             if target and target != tid:
                 edges.add((tid, target, "mentions", found.anchor))
-    cur.executemany(
+        for _, _, number in rule_references(text):
+            rule, anchor = numbers.get(number, (None, None))
+            if rule and rule != tid:
+                edges.add((tid, rule, "cites", anchor))
+    writer.cur.executemany(
         "INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor) VALUES (?,?,?,?,?)",
         [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2]))],
     )
 
-    # Rulings, cards, and which terms each ruling is about.
-    card_slugs = SlugBook()
-    card_ids: dict[tuple[str, str], int] = {}
 
-    def card(name: str, kind: str, card_set=None, number=None) -> int:
-        key = (name_key(name), kind)
-        if key not in card_ids:
-            slug = card_slugs.claim(name, f"{name} {kind}")
-            cur.execute(
-                "INSERT INTO cards (game_id, slug, name, kind, card_set, number) VALUES (?,?,?,?,?,?)",
-                (game_id, slug, name, kind, card_set, number),
-            )
-            card_ids[key] = cur.lastrowid
-        return card_ids[key]
+def rule_numbers(writer: Writer, terms: list[Term]) -> dict[str, tuple[int, str | None]]:
+    """Every rule number a text may cite -> (the term holding it, the anchor inside it, if a subrule)."""
+    out: dict[str, tuple[int, str | None]] = {}
+    for term in terms:
+        tid = writer.term_id(term)
+        for revision in term.revisions:
+            for block in revision.blocks:
+                if block.number:
+                    out.setdefault(block.number, (tid, block.anchor))
+        if term.number:
+            out[term.number] = (tid, None)
+    return out
 
+
+def write_rulings(
+    writer: Writer,
+    documents: list[tuple[DocumentSpec, ParsedDocument]],
+    term_ids: dict[str, int],
+    linker: Linker,
+) -> None:
+    """Rulings, the cards they concern and the terms they mention; ids claimed in timeline order.
+
+    A ruling a later edition prints again (same title, same text) stays one ruling that lists the
+    later edition too, so a new edition neither duplicates nor re-slugs it.
+    """
+    cur, game_id = writer.cur, writer.game_id
+    cards = CardBook(writer)
     ruling_slugs = SlugBook()
-    count = 0
-    for spec, _, parsed in sources:
+    printed: dict[tuple[str, str], int] = {}
+    for spec, parsed in documents:
         for ruling in parsed.rulings:
-            count += 1
-            slug = ruling_slugs.claim(ruling_slug(ruling))
-            caps = is_all_caps(ruling.text[:400])
+            key = (comparable(ruling.title), comparable(ruling.text))
+            if key in printed:
+                cur.execute(
+                    "UPDATE rulings SET also = json_insert(also, '$[#]', json(?)) WHERE id = ?",
+                    (_json({"document": spec.slug, "title": spec.title, "line": ruling.line}), printed[key]),
+                )
+                continue
             cur.execute(
                 "INSERT INTO rulings (game_id, slug, kind, title, question, answer, text, group_name, "
                 "group_kind, section, expansion, sources, document_id, line, caps) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game_id,
-                    slug,
+                    ruling_slugs.claim(ruling_slug(ruling)),
                     ruling.kind,
                     ruling.title,
                     ruling.question,
@@ -267,29 +365,49 @@ def write_game(
                     ruling.section,
                     ruling.expansion,
                     _json(ruling.sources),
-                    doc_ids[spec.slug],
+                    writer.documents[spec.slug],
                     ruling.line,
-                    int(caps),
+                    int(is_all_caps(ruling.text[:400])),
                 ),
             )
-            rid = cur.lastrowid
-            cards = list(dict.fromkeys(ruling.cards or ([ruling.card] if ruling.card else [])))
+            rid = printed[key] = cur.lastrowid
             if ruling.group and ruling.group_kind in ("hero", "villain", "environment"):
-                cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)", (rid, card(ruling.group, "deck")))
-            for name in cards:
-                cur.execute(
-                    "INSERT OR IGNORE INTO ruling_cards VALUES (?,?)",
-                    (rid, card(name, "card", ruling.card_set, ruling.card_number)),
-                )
-            about = linker.targets_in(f"{ruling.title}\n{ruling.text}")
-            for found in about:
-                if found.slug in by_slug:
-                    cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, by_slug[found.slug]))
+                cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)", (rid, cards.id(ruling.group, "deck")))
+            for name in dict.fromkeys(ruling.cards or ([ruling.card] if ruling.card else [])):
+                card_id = cards.id(name, "card", ruling.card_set, ruling.card_number)
+                cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)", (rid, card_id))
+            for found in linker.targets_in(f"{ruling.title}\n{ruling.text}"):
+                if found.slug in term_ids:
+                    cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, term_ids[found.slug]))
+
+
+class CardBook:
+    """Card rows of one game, one per (name, kind), with stable slugs."""
+
+    def __init__(self, writer: Writer):
+        self.writer = writer
+        self.slugs = SlugBook()
+        self.ids: dict[tuple[str, str], int] = {}
+
+    def id(self, name: str, kind: str, card_set: str | None = None, number: str | None = None) -> int:
+        key = (name_key(name), kind)
+        if key not in self.ids:
+            self.writer.cur.execute(
+                "INSERT INTO cards (game_id, slug, name, kind, card_set, number) VALUES (?,?,?,?,?,?)",
+                (self.writer.game_id, self.slugs.claim(name, f"{name} {kind}"), name, kind, card_set, number),
+            )
+            self.ids[key] = self.writer.cur.lastrowid
+        return self.ids[key]
+
+
+def write_diagnostics(
+    writer: Writer, game: str, sources: list[tuple[DocumentSpec, Source, ParsedDocument]], assembly: Assembly
+) -> None:
     diagnostics = [d for _, _, parsed in sources for d in parsed.diagnostics] + assembly.diagnostics
-    cur.executemany(
+    writer.cur.executemany(
         "INSERT INTO diagnostics VALUES (?,?,?,?,?)",
-        [(manifest.slug, d.level, d.path, d.line, d.message) for d in diagnostics]
-        + [(manifest.slug, "suggestion", f"corpus/{manifest.slug}", None, s) for s in assembly.suggestions],
+        [(game, d.level, d.path, d.line, d.message) for d in diagnostics]
+        + [(game, "suggestion", f"corpus/{game}", None, s) for s in assembly.suggestions],
     )
 
 
@@ -308,6 +426,8 @@ def delete_game(conn: sqlite3.Connection, slug: str) -> None:
         "DELETE FROM cards WHERE game_id = ?",
         "DELETE FROM edges WHERE game_id = ?",
         f"DELETE FROM subdefs WHERE term_id IN ({terms})",
+        f"DELETE FROM blocks WHERE revision_id IN (SELECT id FROM revisions WHERE term_id IN ({terms}))",
+        "DELETE FROM contents WHERE version_id IN (SELECT id FROM versions WHERE game_id = ?)",
         f"DELETE FROM revisions WHERE term_id IN ({terms})",
         f"DELETE FROM term_names WHERE term_id IN ({terms})",
         "DELETE FROM slug_aliases WHERE game_id = ?",

@@ -110,14 +110,16 @@ def _clean_edges(text: str, start: int, end: int, chunk: list[tuple[int, int, st
 def game_linker(conn: sqlite3.Connection, game_id: int, ordinal: int | None = None) -> Linker:
     """Names worth linking in running text: glossary names and aliases, and multi-word section titles.
 
-    With ``ordinal``, only terms already defined at that version (no links into the future).
+    With ``ordinal``, only terms in force at that version, by the names they had by then (no links
+    into the future, none to a removed term). Numbered rules are linked by number, not by title.
     """
     rows = conn.execute(
         "SELECT n.name, t.slug, t.name, t.kind, t.lineage FROM term_names n "
-        "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') "
-        "AND (? IS NULL OR (SELECT MIN(r.ordinal) FROM revisions r WHERE r.term_id = t.id) <= ?) "
+        "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') AND t.kind != 'rule' "
+        "AND (? IS NULL OR (n.since <= ? AND (SELECT r.change FROM revisions r WHERE r.term_id = t.id "
+        "AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1) != 'removed')) "
         "ORDER BY n.rank, t.id",
-        (game_id, ordinal, ordinal),
+        (game_id, ordinal, ordinal, ordinal),
     ).fetchall()
     return Linker(
         [

@@ -45,13 +45,15 @@ CREATE TABLE terms (
     game_id INTEGER NOT NULL REFERENCES games(id),
     slug TEXT NOT NULL,
     name TEXT NOT NULL,                      -- current display name
-    kind TEXT NOT NULL,                      -- entry | keyword | section
+    kind TEXT NOT NULL,                      -- entry | keyword | section | rule
+    number TEXT,                             -- a numbered rule or section ("702.19", "702"): its identity
     path TEXT NOT NULL DEFAULT '[]',         -- enclosing sections, JSON list
     document_id INTEGER NOT NULL REFERENCES documents(id),
     line INTEGER NOT NULL,
     lineage TEXT NOT NULL,
     UNIQUE (game_id, slug)
 );
+CREATE INDEX terms_number ON terms(game_id, number);
 
 -- Every name a term answers to. rank: lower wins when names collide.
 CREATE TABLE term_names (
@@ -59,7 +61,8 @@ CREATE TABLE term_names (
     name TEXT NOT NULL,
     key TEXT NOT NULL,
     how TEXT NOT NULL,                       -- name | alias | former | spelling
-    rank INTEGER NOT NULL
+    rank INTEGER NOT NULL,
+    since INTEGER NOT NULL DEFAULT 0         -- ordinal of the version the term first went by this name
 );
 CREATE INDEX term_names_key ON term_names(key);
 CREATE INDEX term_names_term ON term_names(term_id);
@@ -78,15 +81,37 @@ CREATE TABLE revisions (
     version_id INTEGER NOT NULL REFERENCES versions(id),
     ordinal INTEGER NOT NULL,                -- the version's ordinal, for range queries
     name TEXT NOT NULL,                      -- display name as of this version
-    text TEXT NOT NULL,                      -- markdown
-    change TEXT NOT NULL,                    -- introduced | amended | replaced | patched | reworked
-    complete INTEGER NOT NULL,
+    text TEXT NOT NULL,                      -- markdown (the blocks joined)
+    change TEXT NOT NULL,                    -- introduced | amended | replaced | patched | reworked | removed
+    complete INTEGER NOT NULL,               -- 0: the exact text of this version cannot be vouched for
+    inferred INTEGER NOT NULL DEFAULT 0,     -- 1: no document dates the change; it happened at the latest here
     source TEXT NOT NULL,                    -- JSON: document, title, file, line, page...
     see_also TEXT NOT NULL DEFAULT '[]',
     redirect TEXT NOT NULL DEFAULT '[]',
     notes TEXT NOT NULL DEFAULT '[]',
     supersedes_id INTEGER REFERENCES revisions(id),
     UNIQUE (term_id, version_id)
+);
+
+-- A revision's text as blocks (paragraphs, bullets, steps, numbered rules) with their anchors.
+CREATE TABLE blocks (
+    revision_id INTEGER NOT NULL REFERENCES revisions(id),
+    position INTEGER NOT NULL,
+    anchor TEXT NOT NULL,                    -- carried across versions (graph/anchors.py)
+    kind TEXT NOT NULL,                      -- para | bullet | step | rule
+    depth INTEGER NOT NULL DEFAULT 0,
+    number TEXT,                             -- a numbered rule's number ("702.19b")
+    text TEXT NOT NULL,
+    PRIMARY KEY (revision_id, position)
+);
+CREATE INDEX blocks_number ON blocks(number) WHERE number IS NOT NULL;
+
+-- The versioned terms in force at each version, in document order (the whole document as it stood).
+CREATE TABLE contents (
+    version_id INTEGER NOT NULL REFERENCES versions(id),
+    position INTEGER NOT NULL,
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    PRIMARY KEY (version_id, position)
 );
 
 CREATE TABLE subdefs (
@@ -101,7 +126,7 @@ CREATE TABLE subdefs (
 CREATE INDEX subdefs_key ON subdefs(key);
 CREATE INDEX subdefs_term ON subdefs(term_id);
 
--- see-also | redirect | part-of | mentions, between terms, as of the latest text.
+-- see-also | redirect | part-of | mentions | cites (a rule number), between terms, as of the latest text.
 CREATE TABLE edges (
     game_id INTEGER NOT NULL REFERENCES games(id),
     src_id INTEGER NOT NULL REFERENCES terms(id),
@@ -139,6 +164,7 @@ CREATE TABLE rulings (
     expansion TEXT,
     sources TEXT NOT NULL DEFAULT '[]',
     document_id INTEGER NOT NULL REFERENCES documents(id),
+    also TEXT NOT NULL DEFAULT '[]',         -- JSON: later editions printing the same ruling {document, title, line}
     line INTEGER NOT NULL,
     caps INTEGER NOT NULL DEFAULT 0,         -- source is ALL CAPS
     UNIQUE (game_id, slug)

@@ -39,6 +39,7 @@ class TermRow:
     document: str
     line: int
     lineage: str
+    number: str | None = None  # numbered rules and sections ("702.19", "702")
 
 
 @dataclass(frozen=True)
@@ -56,12 +57,31 @@ class RevisionRow:
     see_also: list[str]
     redirect: list[str]
     notes: list[str]
+    inferred: bool = False  # no document dates the change: it happened at the latest in this version
+
+    @property
+    def removed(self) -> bool:
+        return self.change == "removed"
+
+
+@dataclass(frozen=True)
+class BlockRow:
+    """One paragraph, bullet, step or numbered rule of a revision, with its lasting anchor."""
+
+    revision_id: int
+    position: int
+    anchor: str
+    kind: str
+    depth: int
+    number: str | None
+    text: str
 
 
 _REVISION = (
     "SELECT r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
-    "r.source, r.see_also, r.redirect, r.notes FROM revisions r JOIN versions v ON v.id = r.version_id "
+    "r.source, r.see_also, r.redirect, r.notes, r.inferred FROM revisions r JOIN versions v ON v.id = r.version_id "
 )
+_BLOCK = "SELECT b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text FROM blocks b "
 
 
 def _revision(row) -> RevisionRow:
@@ -79,6 +99,7 @@ def _revision(row) -> RevisionRow:
         json.loads(row[10]),
         json.loads(row[11]),
         json.loads(row[12]),
+        bool(row[13]),
     )
 
 
@@ -141,10 +162,10 @@ class Store:
 
     # -- terms -------------------------------------------------------------------
     def _term(self, row) -> TermRow:
-        return TermRow(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+        return TermRow(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8])
 
     _TERM = (
-        "SELECT t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage FROM terms t "
+        "SELECT t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage, t.number FROM terms t "
         "JOIN documents d ON d.id = t.document_id "
     )
 
@@ -170,33 +191,86 @@ class Store:
         row = self.one("SELECT term_id FROM slug_aliases WHERE game_id = ? AND slug = ?", game.id, slug)
         return (self.term(row[0]), False) if row else (None, False)
 
-    def find_term(self, game: Game, name: str) -> tuple[TermRow | None, str | None]:
+    def find_term(self, game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow | None, str | None]:
         """A term by any name, alias, spelling, former name or slug (case-insensitive).
 
         Returns (term, anchor): a sub-definition name ("Stunned") leads to its parent with an anchor.
+        With ``ordinal``, a term in force at that version wins over one that is not, so a name a
+        later version gives another term never changes what an earlier version answers.
         """
         key = name_key(name)
         if not key:
             return None, None
         rows = self.q(
-            "SELECT n.term_id, n.rank, n.how FROM term_names n JOIN terms t ON t.id = n.term_id "
+            "SELECT n.term_id, n.rank, n.how, n.since FROM term_names n JOIN terms t ON t.id = n.term_id "
             "WHERE t.game_id = ? AND n.key = ? ORDER BY n.rank, t.id",
             game.id,
             key,
         )
-        sub = self.one(
-            "SELECT s.term_id, s.anchor FROM subdefs s JOIN terms t ON t.id = s.term_id "
-            "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? "
-            "ORDER BY r.ordinal DESC LIMIT 1",
+        subs = self.q(
+            "SELECT s.term_id, s.anchor, r.ordinal, r.id FROM subdefs s JOIN terms t ON t.id = s.term_id "
+            "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? ORDER BY r.ordinal DESC",
             game.id,
             key,
         )
+        if ordinal is not None:
+            # stable: rank order among equals
+            rows.sort(key=lambda r: (not self.in_force(r[0], ordinal), r[3] > ordinal))
+            subs = [s for s in subs if self.revision_at(s[0], ordinal) == s[3]] or subs
+        sub = subs[0] if subs else None
         if rows and (rows[0][1] == 0 or not sub):
             return self.term(rows[0][0]), None
         if sub:
             return self.term(sub[0]), sub[1]
         found, _ = self.term_by_slug(game, slugify(name))
         return found, None
+
+    def revision_at(self, term_id: int, ordinal: int) -> int | None:
+        """The id of the revision of a term in force at the version with this ordinal (removed or not)."""
+        row = self.one(
+            "SELECT id FROM revisions WHERE term_id = ? AND ordinal <= ? ORDER BY ordinal DESC LIMIT 1",
+            term_id,
+            ordinal,
+        )
+        return row[0] if row else None
+
+    def in_force(self, term_id: int, ordinal: int) -> bool:
+        row = self.one(
+            "SELECT change FROM revisions WHERE term_id = ? AND ordinal <= ? ORDER BY ordinal DESC LIMIT 1",
+            term_id,
+            ordinal,
+        )
+        return row is not None and row[0] != "removed"
+
+    def numbers_at(self, game: Game, ordinal: int) -> frozenset[str]:
+        """Every rule number (rules and their subrules) in force at the version with this ordinal."""
+        rows = self.q(
+            "SELECT t.number, r.id, r.change FROM terms t JOIN revisions r ON r.term_id = t.id "
+            "WHERE t.game_id = ? AND t.number IS NOT NULL AND r.ordinal = (SELECT MAX(o.ordinal) FROM revisions o "
+            "WHERE o.term_id = t.id AND o.ordinal <= ?)",
+            game.id,
+            ordinal,
+        )
+        live = [(number, rid) for number, rid, change in rows if change != "removed"]
+        numbers = {number for number, _ in live}
+        for blocks in self.blocks_of([rid for _, rid in live]).values():
+            numbers.update(b.number for b in blocks if b.number)
+        return frozenset(numbers)
+
+    def term_by_number(self, game: Game, number: str) -> TermRow | None:
+        """A numbered rule or section ("702.19", "702") of a game."""
+        row = self.one(self._TERM + "WHERE t.game_id = ? AND t.number = ?", game.id, number)
+        return self._term(row) if row else None
+
+    def numbered_in(self, game: Game, number: str) -> TermRow | None:
+        """The term whose text holds the numbered block ``number`` (a subrule "702.19b") in some version."""
+        row = self.one(
+            "SELECT r.term_id FROM blocks b JOIN revisions r ON r.id = b.revision_id JOIN terms t ON t.id = r.term_id "
+            "WHERE t.game_id = ? AND b.number = ? LIMIT 1",
+            game.id,
+            number,
+        )
+        return self.term(row[0]) if row else None
 
     def names(self, term: TermRow) -> list[tuple[str, str]]:
         return [
@@ -229,6 +303,46 @@ class Store:
     def revisions(self, term: TermRow) -> list[RevisionRow]:
         return [_revision(r) for r in self.q(_REVISION + "WHERE r.term_id = ? ORDER BY r.ordinal", term.id)]
 
+    def blocks(self, revision_id: int) -> list[BlockRow]:
+        """A revision's text as blocks, in order, each with its lasting anchor."""
+        return [BlockRow(*r) for r in self.q(_BLOCK + "WHERE b.revision_id = ? ORDER BY b.position", revision_id)]
+
+    def blocks_of(self, revision_ids: list[int]) -> dict[int, list[BlockRow]]:
+        """The blocks of many revisions at once (a whole document as it stood), by revision id."""
+        out: dict[int, list[BlockRow]] = {i: [] for i in revision_ids}
+        for start in range(0, len(revision_ids), 500):
+            chunk = revision_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.q(_BLOCK + f"WHERE b.revision_id IN ({marks}) ORDER BY b.revision_id, b.position", *chunk):
+                out[row[0]].append(BlockRow(*row))
+        return out
+
+    def contents(self, version: VersionRow) -> list[tuple[TermRow, RevisionRow]]:
+        """The versioned terms in force at a version, in document order, each with its revision in force."""
+        rows = self.q(
+            "SELECT c.term_id, (SELECT r.id FROM revisions r WHERE r.term_id = c.term_id AND r.ordinal <= ? "
+            "ORDER BY r.ordinal DESC LIMIT 1) FROM contents c WHERE c.version_id = ? ORDER BY c.position",
+            version.ordinal,
+            version.id,
+        )
+        revisions = {r.id: r for r in self._revisions_by_id([rid for _, rid in rows])}
+        terms = {t.id: t for t in self._terms_by_id([tid for tid, _ in rows])}
+        return [(terms[tid], revisions[rid]) for tid, rid in rows]
+
+    def _revisions_by_id(self, ids: list[int]) -> list[RevisionRow]:
+        out = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            out += [_revision(r) for r in self.q(_REVISION + f"WHERE r.id IN ({','.join('?' * len(chunk))})", *chunk)]
+        return out
+
+    def _terms_by_id(self, ids: list[int]) -> list[TermRow]:
+        out = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            out += [self._term(r) for r in self.q(self._TERM + f"WHERE t.id IN ({','.join('?' * len(chunk))})", *chunk)]
+        return out
+
     def subdefs(self, revision_id: int) -> list[dict]:
         return [
             dict(id=r[0], name=r[1], anchor=r[2], text=r[3])
@@ -247,12 +361,10 @@ class Store:
         return row[0] if row else None
 
     def subdef_text(self, term_id: int, anchor: str, ordinal: int) -> dict | None:
+        """A sub-definition of the term's text in force at the version with this ordinal."""
+        revision_id = self.revision_at(term_id, ordinal)
         row = self.one(
-            "SELECT s.name, s.anchor, s.text FROM subdefs s JOIN revisions r ON r.id = s.revision_id "
-            "WHERE s.term_id = ? AND s.anchor = ? AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1",
-            term_id,
-            anchor,
-            ordinal,
+            "SELECT name, anchor, text FROM subdefs WHERE revision_id = ? AND anchor = ?", revision_id, anchor
         )
         return dict(name=row[0], anchor=row[1], text=row[2]) if row else None
 
@@ -272,7 +384,7 @@ class Store:
     # -- rulings and cards -------------------------------------------------------
     _RULING = (
         "SELECT r.id, r.slug, r.kind, r.title, r.question, r.answer, r.text, r.group_name, r.group_kind, "
-        "r.section, r.expansion, r.sources, d.slug, d.title, r.line, r.caps, d.file FROM rulings r "
+        "r.section, r.expansion, r.sources, d.slug, d.title, r.line, r.caps, d.file, r.also FROM rulings r "
         "JOIN documents d ON d.id = r.document_id "
     )
     _RULING_COLS = (
@@ -293,11 +405,13 @@ class Store:
         "line",
         "caps",
         "file",
+        "also",  # later editions that print the same ruling: {document, title, line}
     )
 
     def _ruling(self, row) -> dict:
         ruling = dict(zip(self._RULING_COLS, row, strict=True))
         ruling["sources"] = json.loads(ruling["sources"])
+        ruling["also"] = json.loads(ruling["also"])
         ruling["cards"] = [
             dict(slug=r[0], name=r[1], kind=r[2], id=r[3])
             for r in self.q(
@@ -362,7 +476,19 @@ class Store:
 
     def counts(self) -> dict:
         out = {}
-        for table in ("games", "documents", "versions", "terms", "revisions", "subdefs", "rulings", "cards", "edges"):
+        tables = (
+            "games",
+            "documents",
+            "versions",
+            "terms",
+            "revisions",
+            "blocks",
+            "subdefs",
+            "rulings",
+            "cards",
+            "edges",
+        )
+        for table in tables:
             out[table] = self.one(f"SELECT COUNT(*) FROM {table}")[0]
         return out
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 
 from ..graph.store import Game, Store, TermRow
-from ..markup import _md, plain_text
+from ..markup import plain_text
 from ..text import name_key
 from ..urls import urls
 from .schema import schema
@@ -56,6 +56,8 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
     revisions = store.revisions(term)
     context = " ".join(term.path)
     for i, revision in enumerate(revisions):
+        if revision.removed:  # no text to find; the revision before it is history
+            continue
         end = revisions[i + 1].ordinal if i + 1 < len(revisions) else None
         latest = end is None
         body = plain_text(revision.text)
@@ -161,23 +163,9 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
 
 
 def blocks_of(store: Store, revision) -> list[tuple[str, str | None, str]]:
-    """(anchor, rule number, text) of each block of a revision's text, in order."""
-    return paragraphs(revision.text)
-
-
-def paragraphs(markdown: str) -> list[tuple[str, str | None, str]]:
-    """(anchor, rule number, text) of each top-level paragraph and list item, anchored as term pages anchor them.
-
-    ``web.render.render_rules`` numbers the same blocks "p-1", "p-2", ... in the same order.
-    """
-    out: list[tuple[str, str | None, str]] = []
-    for token in _md().parse(markdown or ""):
-        if token.type in ("paragraph_open", "list_item_open") and token.level <= 1:
-            out.append((f"p-{len(out) + 1}", None, ""))
-        elif token.type == "inline" and out:
-            anchor, number, text = out[-1]
-            out[-1] = (anchor, number, f"{text} {token.content}".strip())
-    return out
+    """(anchor, rule number, text) of each block of a revision's text, in order, with the anchors its
+    pages use (``graph/anchors.py``): a passage hit links to the block that answers."""
+    return [(block.anchor, block.number, block.text) for block in store.blocks(revision.id)]
 
 
 def keep_words(store: Store) -> frozenset[str]:
