@@ -13,7 +13,7 @@ from . import __version__
 from .build import build as run_build
 from .build import ensure_built
 from .errors import RulingsError, StoreError, Unanswerable
-from .graph import answers
+from .graph import answers, compare
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
 from .markup import plain_text
@@ -146,6 +146,10 @@ def terms(obj: CliState, game: str, version: str | None, include_sections: bool,
 
 
 def _human_applies(d: dict) -> None:
+    if "term" not in d:  # which version was in force
+        later = f"; superseded by {d['superseded_by']['version']}" if d["superseded_by"] else "; still current"
+        click.echo(f"{d['in_force']} ({d['date'] or 'undated'}) was in force{later}\n{d['url']}")
+        return
     click.echo(f"{d['term']} \u2014 as in force in {d['in_force']}")
     source = d["source"]
     click.echo(
@@ -166,13 +170,16 @@ def _human_applies(d: dict) -> None:
 
 @main.command()
 @click.argument("game")
-@click.argument("term")
+@click.argument("term", required=False)
 @click.option("--version", "version", help="A version label, e.g. 1.2.")
 @click.option("--date", "date", help="A date, YYYY-MM-DD: the version in force that day.")
 @json_option()
 @click.pass_obj
-def applies(obj: CliState, game: str, term: str, version: str | None, date: str | None, as_json: bool) -> None:
-    """Which text of TERM applies at a version or on a date."""
+def applies(obj: CliState, game: str, term: str | None, version: str | None, date: str | None, as_json: bool) -> None:
+    """Which text of TERM (a name, alias, slug or rule number) applies at a version or on a date.
+
+    Without TERM: which version was in force.
+    """
     data = answers.applies(obj.store, game, term, version=version, date=date)
     _emit(data, as_json, _human_applies)
 
@@ -198,7 +205,7 @@ def _human_diff(d: dict) -> None:
 @click.pass_obj
 def diff(obj: CliState, game: str, term: str, start: str, end: str, as_json: bool) -> None:
     """Word-level diff of TERM between two versions."""
-    data = answers.diff(obj.store, game, term, start, end)
+    data = compare.diff(obj.store, game, term, start, end)
     _emit(data, as_json, _human_diff)
 
 
@@ -209,8 +216,8 @@ def diff(obj: CliState, game: str, term: str, start: str, end: str, as_json: boo
 @json_option()
 @click.pass_obj
 def changes(obj: CliState, game: str, start: str, end: str, as_json: bool) -> None:
-    """Terms added, removed and changed between two versions."""
-    data = answers.changes(obj.store, game, start, end)
+    """Terms added, removed, changed and renamed between two versions (and numbered rules by number)."""
+    data = compare.changes(obj.store, game, start, end)
 
     def human(d):
         click.echo(f"{d['game']}: {d['from']} -> {d['to']}")
@@ -218,6 +225,12 @@ def changes(obj: CliState, game: str, start: str, end: str, as_json: bool) -> No
             click.echo(f"\n{kind} ({len(d[kind])}):")
             for name in d[kind]:
                 click.echo(f"  {name}")
+        if d["renamed"]:
+            click.echo(f"\nrenamed ({len(d['renamed'])}):")
+            for pair in d["renamed"]:
+                click.echo(f"  {pair['from']} -> {pair['to']}")
+        for kind, numbers in d.get("rules", {}).items():
+            click.echo(f"\nrules {kind} ({len(numbers)}): {' '.join(numbers)}")
 
     _emit(data, as_json, human)
 

@@ -35,6 +35,16 @@ class Urls:
             return self._path(f"/{game}/v/{quote(version)}/terms/{slug}", anchor)
         return self._path(f"/{game}/terms/{slug}", anchor)
 
+    def version(self, game: str, version: str, anchor: str | None = None) -> str:
+        """The whole document as it stood at a version."""
+        return self._path(f"/{game}/v/{quote(version)}/", anchor)
+
+    def rule(self, game: str, number: str, version: str | None = None) -> str:
+        """A numbered rule, section or subrule ("702.19b"), now or pinned to ``version`` (README "Numbered rules")."""
+        if version:
+            return self._path(f"/{game}/v/{quote(version)}/rules/{number}")
+        return self._path(f"/{game}/rules/{number}")
+
     def history(self, game: str, slug: str) -> str:
         return self._path(f"/{game}/terms/{slug}/history")
 

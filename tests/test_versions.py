@@ -120,11 +120,35 @@ def test_restatement_replaces(cli):
     assert "An ability is special game text" not in data["text"]
 
 
-def test_patch_with_partial_quote(cli):
+def test_a_patch_quoting_part_of_a_sentence_is_not_spliced_in(cli):
+    """A quote cut with an ellipsis leaves the rest of its sentence unknown: the known text stays."""
     data, _ = cli.json("applies", "mc", "Excess Damage", "--version", "1.4.2")
-    assert data["change"] == "patched" and "any amount of damage that is dealt to" in data["text"]
-    assert data["complete"] is False and any("part of the sentence" in n for n in data["notes"])
-    assert "damage is that dealt" in cli.json("applies", "mc", "Excess Damage", "--version", "1.4")[0]["text"]
+    assert data["change"] == "patched" and data["version"] == "1.4.2" and data["complete"] is False
+    assert "any amount of damage is that dealt to a character" in data["text"]  # the 1.4 sentence, whole
+    assert any("the rest of that sentence is not given" in n and "is that dealt to" in n for n in data["notes"])
+    attack, _ = cli.json("applies", "mc", "Attack (Enemy Activation)", "--version", "1.5")
+    assert attack["complete"] is False and attack["version"] == "1.4.2"
+    assert "makes a basic defense" not in attack["text"] and "If a hero defends the attack" in attack["text"]
+    assert sum("makes a basic defense" in n for n in attack["notes"]) == 1
+
+
+def test_keywords_at_1_4_one_definition_each(cli, store):
+    data, _ = cli.json("applies", "mc", "Keywords", "--version", "1.4")
+    definitions = re.findall(r"(?m)^(?:- )?Overkill\b", data["text"])
+    assert len(definitions) == 1 and "If an attack with overkill defeats a minion" not in data["text"]
+    assert "(See: Quickstrike) Ranged" not in data["text"]  # the changelog glued them together
+    assert "Each card with this keyword also has an ability" not in data["text"]  # went with the 1.1 Uses unit
+    game = store.game("marvel-champions")
+    keywords, _ = store.find_term(game, "Keywords")
+    revision = next(r for r in store.revisions(keywords) if r.version == "1.4")
+    subdefs = {s["name"]: s for s in store.subdefs(revision.id)}
+    assert {"Overkill", "Ranged", "Patrol", "Uses (X \u201ctype\u201d)", "Hinder X"} <= set(subdefs)
+    assert (subdefs["Ranged"]["anchor"], subdefs["Patrol"]["anchor"]) == ("ranged", "patrol")
+    assert subdefs["Uses (X \u201ctype\u201d)"]["anchor"] == "uses-x-type"
+    assert subdefs["Ranged"]["text"] == "Attacks with ranged ignore retaliate. (See: Ranged)"
+    for name in ("Ranged", "Patrol"):  # each its own addressable definition
+        found, _ = cli.json("applies", "mc", name, "--version", "1.4")
+        assert found["url"] == f"/marvel-champions/v/1.4/terms/keywords#{name.lower()}" or found["term"] == name
 
 
 def test_patch_quoting_a_whole_sentence(cli):
@@ -175,6 +199,7 @@ def test_empty_version_carries_everything_over(cli):
         "added": [],
         "removed": [],
         "changed": [],
+        "renamed": [],
         "terms": [],
     }
 

@@ -12,9 +12,9 @@ import difflib
 import re
 
 from ..errors import BadRequest, Unanswerable
-from ..markup import plain_text
-from ..text import base_key, fold, name_key, split_qualifier
+from ..text import base_key, name_key, split_qualifier
 from ..urls import urls
+from . import rules
 from .store import Game, RevisionRow, Store, TermRow, VersionRow
 
 
@@ -29,7 +29,11 @@ def require_game(store: Store, slug: str) -> Game:
     return game
 
 
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def version_by_label(store: Store, game: Game, label: str) -> VersionRow:
+    """The version a label names ("1.4", "v1.4", "1.4.0", "latest")."""
     versions = store.versions(game)
     wanted = (label or "").strip().lower().lstrip("v")
     if wanted in ("latest", "current"):
@@ -46,6 +50,17 @@ def version_by_label(store: Store, game: Game, label: str) -> VersionRow:
         f"{game.name} has no version {label!r} (versions: {known})",
         versions=[v.label for v in versions],
     )
+
+
+def version_named(store: Store, game: Game, text: str) -> VersionRow:
+    """A version given as a label or as a date: a label that looks like a date ("2021-02-02", Magic's
+    editions) is matched as a label first; any other date means the version in force that day."""
+    try:
+        return version_by_label(store, game, text)
+    except Unanswerable:
+        if DATE.fullmatch((text or "").strip()):
+            return version_on(store, game, parse_date(text))
+        raise
 
 
 def parse_date(text: str) -> dt.date:
@@ -91,8 +106,9 @@ def suggestions(store: Store, game: Game, name: str, limit: int = 5) -> list[str
     return out[:limit]
 
 
-def term_or_unknown(store: Store, game: Game, name: str) -> tuple[TermRow, str | None]:
-    term, anchor = store.find_term(game, name)
+def term_or_unknown(store: Store, game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow, str | None]:
+    """A term by any of its names (those it had at the version with ``ordinal`` first)."""
+    term, anchor = store.find_term(game, name, ordinal)
     if term is None:
         raise Unanswerable(
             "unknown-term", f"no term {name!r} in {game.name}", suggestions=suggestions(store, game, name)
@@ -112,26 +128,37 @@ def in_force(revisions: list[RevisionRow], ordinal: int) -> tuple[RevisionRow | 
 
 
 def not_defined(term: TermRow, target: VersionRow, revisions: list[RevisionRow]) -> Unanswerable:
-    """The answer for a term asked about at a version before it existed."""
-    first = revisions[0] if revisions else None
-    return Unanswerable(
-        "not-defined",
-        f"{term.name} is not defined in version {target.label}"
-        + (f"; it was introduced in {first.version}" if first else ""),
-        term=term.name,
-        in_force=target.label,
-        first_defined={"version": first.version, "date": first.date} if first else None,
-    )
+    """The answer for a term asked about at a version before it existed, or after it was removed.
+
+    It names the term as it was then, never by a name a later version gave it.
+    """
+    current, _ = in_force(revisions, target.ordinal)
+    defined = [r for r in revisions if not r.removed]
+    first = defined[0] if defined else None
+    name = first.name if first else term.name
+    extra = {
+        "term": name,
+        "in_force": target.label,
+        "first_defined": {"version": first.version, "date": first.date} if first else None,
+    }
+    if current is not None and current.removed:
+        last = [r for r in defined if r.ordinal < current.ordinal]
+        extra["removed_in"] = {"version": current.version, "date": current.date}
+        extra["last_defined"] = {"version": last[-1].version, "date": last[-1].date} if last else None
+        message = f"{last[-1].name if last else name} is not defined in version {target.label}; it was removed in "
+        return Unanswerable("not-defined", message + current.version, **extra)
+    since = f"; it was {'first seen' if first.inferred else 'introduced'} in {first.version}" if first else ""
+    return Unanswerable("not-defined", f"{name} is not defined in version {target.label}{since}", **extra)
 
 
 def resolved_definition(store: Store, game: Game, revision: RevisionRow) -> dict | None:
     """For an entry that only says "See: Keywords": the definition it points to, as of that version."""
     for target_name in revision.redirect:
         base, qualifier = split_qualifier(target_name)
-        target, _ = store.find_term(game, target_name)
+        target, _ = store.find_term(game, target_name, revision.ordinal)
         anchor_name = revision.name
         if target is None and qualifier:
-            target, _ = store.find_term(game, base)
+            target, _ = store.find_term(game, base, revision.ordinal)
             anchor_name = qualifier
         if target is None:
             continue
@@ -140,7 +167,7 @@ def resolved_definition(store: Store, game: Game, revision: RevisionRow) -> dict
                 return {"term": target, "anchor": sub["anchor"], "name": sub["name"], "text": sub["text"]}
         target_revision, _ = in_force(store.revisions(target), revision.ordinal)
         if target_revision is not None and len(revision.redirect) == 1:
-            return {"term": target, "anchor": None, "name": target.name, "text": target_revision.text}
+            return {"term": target, "anchor": None, "name": target_revision.name, "text": target_revision.text}
     return None
 
 
@@ -150,29 +177,63 @@ def _subdefs_at(store: Store, term: TermRow, ordinal: int) -> list[dict]:
 
 
 # -- which version applies -------------------------------------------------------
-def applies(store: Store, game_slug: str, name: str, version: str | None = None, date: str | None = None) -> dict:
-    """The answer to "which text of TERM was in force at VERSION / on DATE?" (README "Versions")."""
-    game = require_game(store, game_slug)
-    versions = store.versions(game)
+def target_version(store: Store, game: Game, version: str | None, date: str | None) -> VersionRow:
+    """The version a question asks about: by label, by date (the one in force that day), else the latest."""
     if version and date:
         raise BadRequest("give --version or --date, not both")
     if date:
-        target = version_on(store, game, parse_date(date))
-    elif version:
-        target = version_by_label(store, game, version)
-    else:
-        target = versions[-1]
-    term, anchor = term_or_unknown(store, game, name)
+        return version_on(store, game, parse_date(date))
+    if version:
+        return version_by_label(store, game, version)
+    return store.versions(game)[-1]
+
+
+def applies(
+    store: Store, game_slug: str, name: str | None = None, version: str | None = None, date: str | None = None
+) -> dict:
+    """The answer to "which text of TERM was in force at VERSION / on DATE?" (README "Versions").
+
+    Without a term: which version was in force. A rule number ("702.19b") is answered by that rule.
+    """
+    game = require_game(store, game_slug)
+    target = target_version(store, game, version, date)
+    if not (name or "").strip():
+        return version_answer(store, game, target)
+    if rules.is_rule_number(store, game, name):
+        return rules.rule_answer(store, game, name, target)
+    term, anchor = term_or_unknown(store, game, name, target.ordinal)
     revisions = store.revisions(term)
     current, after = in_force(revisions, target.ordinal)
-    if current is None:
+    if current is None or current.removed:
         raise not_defined(term, target, revisions)
     return _answer(store, game, term, anchor, target, current, after, revisions)
+
+
+def version_answer(store: Store, game: Game, target: VersionRow) -> dict:
+    """Which version was in force, and where the whole document as it stood is."""
+    later = [v for v in store.versions(game) if v.ordinal > target.ordinal]
+    return {
+        "status": "ok",
+        "game": game.slug,
+        "in_force": target.label,
+        "date": target.date,
+        "url": urls.version(game.slug, target.label),
+        "superseded_by": {"version": later[0].label, "date": later[0].date} if later else None,
+        "notes": target.notes,
+    }
+
+
+def introduction(revisions: list[RevisionRow]) -> dict:
+    """When a term came in: ``introduced_in`` where a document says so, else only ``first_seen``."""
+    first = revisions[0]
+    return {"introduced_in": None if first.inferred else first.version, "first_seen": first.version}
 
 
 def _answer(store, game, term, anchor, target, current: RevisionRow, after, revisions) -> dict:
     notes = list(current.notes)
     text, shown_name, url = current.text, current.name, urls.term(game.slug, term.slug, target.label, anchor)
+    if term.number:
+        url = urls.rule(game.slug, term.number, target.label)
     if anchor:  # a sub-definition asked for by name ("Stunned")
         sub = store.subdef_text(term.id, anchor, target.ordinal)
         if sub:
@@ -182,16 +243,13 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
         found = resolved_definition(store, game, current)
         if found:
             text = found["text"]
-            where = found["name"] if found["anchor"] else found["term"].name
             notes.insert(
                 0,
                 f"In {current.version} the entry {current.name} says \u201cSee: "
-                f"{', '.join(current.redirect)}\u201d; shown is the definition of {where} there.",
+                f"{', '.join(current.redirect)}\u201d; shown is the definition of {found['name']} there.",
             )
             url = urls.term(game.slug, found["term"].slug, target.label, found["anchor"])
-    for version in store.versions(game):
-        if version.ordinal == target.ordinal:
-            notes.extend(version.notes)
+    notes.extend(target.notes)
     if not current.complete and not any("not" in n for n in notes):
         notes.append("The exact text of this version is not fully known.")
     return {
@@ -204,9 +262,10 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
         "date": current.date,
         "text": text,
         "complete": current.complete,
+        "inferred": current.inferred,
         "change": current.change,
         "source": current.source,
-        "introduced_in": revisions[0].version,
+        **introduction(revisions),
         "superseded_by": {"version": after.version, "date": after.date} if after else None,
         "notes": notes,
         "url": url,
@@ -226,6 +285,7 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
                 "name": revision.name,
                 "change": revision.change,
                 "complete": revision.complete,
+                "inferred": revision.inferred,
                 "notes": revision.notes,
                 "source": revision.source,
                 "text": revision.text,
@@ -236,128 +296,14 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
     return out
 
 
-TOKEN = re.compile(r"\s*\S+\s*")  # a word with the spaces around it: fewer, rarer tokens
-
-
-def word_diff(old: str, new: str) -> list[dict]:
-    """Word-level diff as merged ops: equal / insert / delete, each with its text.
-
-    Paragraphs are aligned first and only similar paragraphs are compared word by
-    word, which keeps long rewrites fast. Quotes and dashes are straightened for
-    the comparison: a curly apostrophe is not a rules change.
-    """
-    ops: list[dict] = []
-
-    def add(op: str, text: str) -> None:
-        if not text:
-            return
-        if ops and ops[-1]["op"] == op:
-            ops[-1]["text"] += text
-        else:
-            ops.append({"op": op, "text": text})
-
-    def words(a_text: str, b_text: str) -> None:
-        a, b = TOKEN.findall(a_text), TOKEN.findall(b_text)
-        matcher = difflib.SequenceMatcher(
-            None, [fold(t).strip() for t in a], [fold(t).strip() for t in b], autojunk=False
-        )
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                add("equal", "".join(b[j1:j2]))
-            else:
-                add("delete", "".join(a[i1:i2]))
-                add("insert", "".join(b[j1:j2]))
-
-    a_par, b_par = old.split("\n"), new.split("\n")
-    outer = difflib.SequenceMatcher(None, [fold(p) for p in a_par], [fold(p) for p in b_par], autojunk=False)
-    for tag, i1, i2, j1, j2 in outer.get_opcodes():
-        a_chunk, b_chunk = "\n".join(a_par[i1:i2]), "\n".join(b_par[j1:j2])
-        sep = "\n" if i2 < len(a_par) or j2 < len(b_par) else ""
-        if tag == "equal":
-            add("equal", b_chunk + sep)
-        elif tag == "replace" and difflib.SequenceMatcher(None, a_chunk, b_chunk).quick_ratio() > 0.5:
-            words(a_chunk + sep, b_chunk + sep)
-        else:
-            add("delete", a_chunk + ("\n" if a_chunk else ""))
-            add("insert", b_chunk + ("\n" if b_chunk else ""))
-    return ops
-
-
-def _version_arg(store: Store, game: Game, text: str) -> VersionRow:
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", (text or "").strip()):
-        return version_on(store, game, parse_date(text))
-    return version_by_label(store, game, text)
-
-
-def diff(store: Store, game_slug: str, name: str, start: str, end: str) -> dict:
-    game = require_game(store, game_slug)
-    a, b = _version_arg(store, game, start), _version_arg(store, game, end)
-    term, _ = term_or_unknown(store, game, name)
-    revisions = store.revisions(term)
-    old, _ = in_force(revisions, a.ordinal)
-    new, _ = in_force(revisions, b.ordinal)
-    old_text = plain_text(old.text) if old else ""
-    new_text = plain_text(new.text) if new else ""
-    return {
-        "status": "ok",
-        "game": game.slug,
-        "term": term.name,
-        "slug": term.slug,
-        "from": a.label,
-        "to": b.label,
-        "from_revision": old.version if old else None,
-        "to_revision": new.version if new else None,
-        "changed": old_text != new_text,
-        "complete": bool((old is None or old.complete) and (new is None or new.complete)),
-        "ops": word_diff(old_text, new_text),
-    }
-
-
-def changes(store: Store, game_slug: str, start: str, end: str) -> dict:
-    game = require_game(store, game_slug)
-    a, b = _version_arg(store, game, start), _version_arg(store, game, end)
-    added, removed, changed = [], [], []
-    details = []
-    for term in store.terms(game):
-        revisions = store.revisions(term)
-        old, _ = in_force(revisions, a.ordinal)
-        new, _ = in_force(revisions, b.ordinal)
-        if old is None and new is not None:
-            added.append(term.name)
-            details.append({"term": term.name, "slug": term.slug, "kind": "added", "version": new.version})
-        elif old is not None and new is None:
-            removed.append(term.name)
-            details.append({"term": term.name, "slug": term.slug, "kind": "removed", "version": old.version})
-        elif old is not None and new is not None and old.id != new.id:
-            changed.append(term.name)
-            details.append(
-                {
-                    "term": term.name,
-                    "slug": term.slug,
-                    "kind": "changed",
-                    "version": new.version,
-                    "change": new.change,
-                    "complete": new.complete,
-                }
-            )
-    return {
-        "status": "ok",
-        "game": game.slug,
-        "from": a.label,
-        "to": b.label,
-        "added": added,
-        "removed": removed,
-        "changed": changed,
-        "terms": details,
-    }
-
-
 # -- the glossary listing ------------------------------------------------------------
 def terms_listing(store: Store, game_slug: str, version: str | None = None, include_sections: bool = False) -> list:
     """The glossary: one object per term (identity across versions), or those defined at ``version``.
 
     ``redirect`` is where the entry points ("See: Keywords") in the latest version
-    in which it only pointed elsewhere; ``see_also`` gathers every version's links.
+    in which it only pointed elsewhere; ``see_also`` gathers every version's links. A term the
+    latest version no longer has is listed with its last text and ``removed_in``. Numbered rules
+    are not glossary terms (``/rules/<number>`` lists them).
     """
     game = require_game(store, game_slug)
     target = version_by_label(store, game, version) if version else None
@@ -365,12 +311,15 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
     out = []
     for term in store.terms(game, kinds):
         revisions = store.revisions(term)
+        removal = None
         if target is not None:
             current, _ = in_force(revisions, target.ordinal)
-            if current is None:
+            if current is None or current.removed:
                 continue
         else:
             current = revisions[-1]
+            if current.removed:
+                removal, current = current, next(r for r in reversed(revisions) if not r.removed)
         pointer = current if current.redirect else next((r for r in reversed(revisions) if r.redirect), None)
         redirect = redirect_url = None
         if pointer is not None:
@@ -397,7 +346,8 @@ def terms_listing(store: Store, game_slug: str, version: str | None = None, incl
                 "redirect": redirect,
                 "redirect_url": redirect_url,
                 "see_also": see_also,
-                "versions": [r.version for r in revisions],
+                "versions": [r.version for r in revisions if not r.removed],
+                "removed_in": {"version": removal.version, "date": removal.date} if removal else None,
                 "subdefinitions": [
                     {"name": s["name"], "url": urls.term(game.slug, term.slug, anchor=s["anchor"])} for s in subdefs
                 ],
