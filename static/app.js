@@ -168,7 +168,7 @@
     });
   });
   $all(".rule [id]").forEach(function (node) {
-    if (!/^(P|LI)$/.test(node.tagName)) { return; }
+    if (!/^(P|LI|DIV)$/.test(node.tagName)) { return; }
     var a = el("a", { href: "#" + node.id, class: "anchor", title: "Copy a link to this paragraph" }, "\u00b6");
     a.addEventListener("click", function (event) {
       event.preventDefault();

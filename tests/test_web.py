@@ -48,7 +48,8 @@ def test_term_page_content_and_cross_links(client):
     assert 'href="/marvel-champions/terms/player-turn"' in html  # see also / mention
     assert 'class="term"' in html
     assert 'href="/marvel-champions/terms/player-phase" class="term"' not in html  # never links to itself
-    assert re.search(r'<p id="p-1">', html)  # paragraph anchors
+    # Paragraph anchors come from the paragraph's first words, never its position.
+    assert '<p id="p-during-the-player-phase">' in html and 'id="p-1"' not in html
     assert 'property="og:title"' in html and 'name="description"' in html
 
 

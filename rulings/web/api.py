@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request, url_for
 
 from ..errors import BadRequest, NotFound
-from ..graph import answers
-from . import games, views
+from ..graph import answers, compare, rules
+from . import games, reading, views
 from .context import base_url, game, loaded, store
 from .lookup import (
     card_or_404,
@@ -79,6 +79,8 @@ def _term_json(page: views.TermPage) -> dict:
         "complete": rev.complete,
         "change": rev.change,
         "source": rev.source,
+        "inferred": rev.inferred,
+        "blocks": [_block_json(b) for b in store().blocks(rev.id)],
         "redirect": rev.redirect,
         "definition": (
             {"term": page.definition["term"].name, "anchor": page.definition["anchor"], "html": page.definition["html"]}
@@ -139,22 +141,112 @@ def history(slug: str):
 def diff(slug: str, span: str):
     start, end = span_or_404(span)
     term_row = term_or_404(game(), slug)
-    return jsonify(answers.diff(store(), game().slug, term_row.slug, start, end))
+    return jsonify(compare.diff(store(), game().slug, term_row.slug, start, end))
 
 
 @bp.route("/<game>/changes/<span>")
 def changes(span: str):
     start, end = span_or_404(span)
-    return jsonify(answers.changes(store(), game().slug, start, end))
+    return jsonify(compare.changes(store(), game().slug, start, end))
 
 
 @bp.route("/<game>/applies")
 def applies():
     term_name = term_name_arg()
-    if not term_name:
-        raise BadRequest("give ?term=NAME and ?date=YYYY-MM-DD or ?version=LABEL")
     version, date = request.args.get("version"), request.args.get("date")
+    if not (term_name or version or date):
+        raise BadRequest("give ?date=YYYY-MM-DD or ?version=LABEL, and ?term=NAME for one term's text")
     return jsonify(answers.applies(store(), game().slug, term_name, version=version, date=date))
+
+
+def _block_json(block) -> dict:
+    return {
+        "anchor": block.anchor,
+        "kind": block.kind,
+        "depth": block.depth,
+        "number": block.number,
+        "text": block.text,
+    }
+
+
+def _part_json(game, version, part) -> dict:
+    term = part.term
+    url = (
+        url_for("site.rule_pinned", game=game.slug, version=version.label, number=term.number)
+        if term.number
+        else url_for("site.term_pinned", game=game.slug, version=version.label, slug=term.slug)
+    )
+    rev = part.revision
+    return {
+        "name": rev.name,
+        "slug": term.slug,
+        "kind": term.kind,
+        "number": term.number,
+        "version": rev.version,
+        "complete": rev.complete,
+        "redirect": rev.redirect,
+        "blocks": [_block_json(b) for b in part.blocks],
+        "url": url,
+    }
+
+
+PAGE = 200  # parts per page of a whole document (Magic's editions hold about 1,900)
+
+
+@bp.route("/<game>/v/<version>/")
+def version_document(version: str):
+    """The whole document as it stood at a version, in order, a page of parts at a time."""
+    found = game()
+    target = version_or_404(found, version)
+    doc = reading.document(found, target)
+    try:
+        offset = max(0, int(request.args.get("offset", 0)))
+        limit = max(1, min(int(request.args.get("limit", PAGE)), 1000))
+    except ValueError:
+        raise BadRequest("offset and limit must be numbers") from None
+    parts = doc.parts[offset : offset + limit]
+    more = offset + limit < len(doc.parts)
+    return jsonify(
+        {
+            "status": "ok",
+            "game": found.slug,
+            "version": target.label,
+            "date": target.date,
+            "notes": target.notes,
+            "total": len(doc.parts),
+            "offset": offset,
+            "contents": [
+                {"name": item.part.revision.name, "anchor": item.part.anchor, "depth": item.part.depth}
+                for item in doc.toc
+            ],
+            "parts": [_part_json(found, target, part) for part in parts],
+            "next": url_for(
+                "api.version_document", game=found.slug, version=target.label, offset=offset + limit, limit=limit
+            )
+            if more
+            else None,
+            "url": url_for("site.version_page", game=found.slug, version=target.label),
+        }
+    )
+
+
+@bp.route("/<game>/rules/<number>")
+def rule(number: str):
+    return jsonify(_rule_json(reading.rule_page(game(), number, None)))
+
+
+@bp.route("/<game>/v/<version>/rules/<number>")
+def rule_pinned(version: str, number: str):
+    return jsonify(_rule_json(reading.rule_page(game(), number, version_or_404(game(), version))))
+
+
+def _rule_json(page: reading.RulePage) -> dict:
+    answer = rules.rule_answer(store(), page.game, page.number, page.version)
+    return {
+        **answer,
+        "parts": [_part_json(page.game, page.version, part) for part in page.parts],
+        "sections": [{"number": t.number, "name": t.name} for t in page.children],
+    }
 
 
 @bp.route("/search")
@@ -182,7 +274,7 @@ def complete():
 def ruling(slug: str):
     view = views.ruling_view(game(), ruling_or_404(game(), slug))
     shown = ("slug", "kind", "title", "display_title", "question", "answer", "text", "html", "group", "group_kind",
-             "section", "expansion", "sources", "cards", "document", "line", "url", "citation")  # fmt: skip
+             "section", "expansion", "sources", "cards", "document", "line", "also", "url", "citation")  # fmt: skip
     view["cards"] = [{"slug": c["slug"], "name": c["name"], "kind": c["kind"]} for c in view["cards"]]
     return jsonify({k: view[k] for k in shown})
 

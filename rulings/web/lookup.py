@@ -40,10 +40,13 @@ def game_or_404(asked: str) -> Game:
 
 
 def version_or_404(game: Game, label: str) -> VersionRow:
-    """The version a URL names (an unknown one is the ``unknown-version`` answer, a 404)."""
+    """The version a URL names (an unknown one is the ``unknown-version`` answer, a 404).
+
+    A label that looks like a date is a label first, then the date: the version in force that day.
+    """
     if not VERSION.fullmatch(label or ""):
         raise NotFound(f"No version {label!r}.")
-    return answers.version_by_label(store(), game, label)
+    return answers.version_named(store(), game, label)
 
 
 def term_or_404(game: Game, slug: str, endpoint: str | None = None, **values) -> TermRow:

@@ -15,6 +15,7 @@ _NEGATIVE = {
         "message": _STR,
         "suggestions": {"type": "array", "items": _STR},
         "first_defined": {"type": ["object", "null"]},
+        "removed_in": {"type": ["object", "null"]},
     },
 }
 _VERSION_REF = {"type": ["object", "null"], "properties": {"version": _STR, "date": {"type": ["string", "null"]}}}
@@ -46,7 +47,9 @@ _APPLIES = {
         "complete": {"type": "boolean"},
         "change": _STR,
         "source": {"type": "object"},
-        "introduced_in": _STR,
+        "introduced_in": {"type": ["string", "null"], "description": "null when the term was only first seen"},
+        "first_seen": _STR,
+        "inferred": {"type": "boolean", "description": "no document dates this change: at the latest here"},
         "superseded_by": _VERSION_REF,
         "notes": {"type": "array", "items": _STR},
         "url": _STR,
@@ -91,6 +94,7 @@ def _get(summary: str, params: list[dict], schema: dict, negative: bool = False)
 def spec(server: str = "") -> dict:
     game = _param("game", description="game slug or alias, e.g. marvel-champions or mc")
     slug, version, span = _param("slug"), _param("version"), _param("span", description="FROM..TO, e.g. 1.1..1.4")
+    number = _param("number", description="a rule, section or subrule number, e.g. 702, 702.19, 702.19b")
     obj = {"type": "object"}
     paths = {
         "/api/games": _get("All games", [], {"type": "array", "items": obj}),
@@ -104,6 +108,16 @@ def spec(server: str = "") -> dict:
         "/api/{game}/terms/{slug}": _get("A term, latest version", [game, slug], obj),
         "/api/{game}/v/{version}/terms/{slug}": _get("A term pinned to a version", [game, version, slug], obj, True),
         "/api/{game}/terms/{slug}/history": _get("A term's revisions", [game, slug], obj),
+        "/api/{game}/v/{version}/": _get(
+            "The whole document as it stood at a version, in order (paged)",
+            [game, version, _param("offset", "query", False), _param("limit", "query", False, "1-1000, default 200")],
+            obj,
+            True,
+        ),
+        "/api/{game}/rules/{number}": _get("A numbered rule, latest version", [game, number], _APPLIES, True),
+        "/api/{game}/v/{version}/rules/{number}": _get(
+            "A numbered rule as in force at a version", [game, version, number], _APPLIES, True
+        ),
         "/api/{game}/terms/{slug}/diff/{span}": _get(
             "Word diff of a term between two versions",
             [game, slug, span],
@@ -111,13 +125,17 @@ def spec(server: str = "") -> dict:
             True,
         ),
         "/api/{game}/changes/{span}": _get(
-            "Terms added, removed, changed between two versions", [game, span], obj, True
+            "Terms added, removed, changed and renamed between two versions (and numbered rules by number); "
+            "a range that runs backwards is a 400",
+            [game, span],
+            obj,
+            True,
         ),
         "/api/{game}/applies": _get(
-            "Which version of a term applies (by date or version)",
+            "Which version of a term or rule applies (by date or version); without a term, which version was in force",
             [
                 game,
-                _param("term", "query"),
+                _param("term", "query", False),
                 _param("date", "query", False, "YYYY-MM-DD"),
                 _param("version", "query", False),
             ],

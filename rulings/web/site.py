@@ -8,12 +8,12 @@ import itertools
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from ..errors import NotFound, Unanswerable
-from ..graph import answers
+from ..errors import Unanswerable
+from ..graph import answers, compare, rules
 from ..graph.linkify import FORMATS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
-from . import games, views
+from . import games, reading, views
 from .context import base_url, game, loaded, store
 from .lookup import (
     card_or_404,
@@ -95,23 +95,71 @@ def _mark(snippet: str) -> str:
 @bp.route("/<game>/terms/<slug>")
 def term(slug: str):
     term_row = term_or_404(game(), slug, "site.term")
+    if term_row.number:  # a numbered rule lives at its number
+        return redirect(url_for("site.rule", number=term_row.number), code=301)
     page = views.term_page(game(), term_row, None)
     if page is None:
-        raise NotFound(f"{term_row.name} is not defined in the current version.")
+        return _not_defined(term_row, store().versions(game())[-1])
     return render_template("term.html", page=page)
 
 
 @bp.route("/<game>/v/<version>/terms/<slug>")
 def term_pinned(version: str, slug: str):
     target = version_or_404(game(), version)
-    if version != target.label:  # a version asked as "v1.1" or "1.1.0"
+    if version != target.label:  # a version asked as "v1.1", "1.1.0", or a date
         return redirect(url_for("site.term_pinned", version=target.label, slug=slug), code=301)
     term_row = term_or_404(game(), slug, "site.term_pinned", version=target.label)
+    if term_row.number:
+        return redirect(url_for("site.rule_pinned", version=target.label, number=term_row.number), code=301)
     page = views.term_page(game(), term_row, target)
     if page is None:
-        first = store().revisions(term_row)[0]
-        return render_template("not_defined.html", game=game(), term=term_row, version=target, first=first), 404
+        return _not_defined(term_row, target)
     return render_template("term.html", page=page)
+
+
+def _not_defined(term_row, version):
+    """A term asked about at a version that does not have it: when it came in, or went away (a 404)."""
+    revisions = store().revisions(term_row)
+    current, _ = answers.in_force(revisions, version.ordinal)
+    defined = [r for r in revisions if not r.removed]
+    removed = current if current is not None and current.removed else None
+    last = [r for r in defined if removed is not None and r.ordinal < removed.ordinal]
+    return render_template(
+        "not_defined.html",
+        game=game(),
+        term=term_row,
+        version=version,
+        first=defined[0] if defined else None,
+        removed=removed,
+        last=last[-1] if last else None,
+    ), 404
+
+
+# -- whole documents and numbered rules -----------------------------------------------------
+@bp.route("/<game>/v/<version>/")
+def version_page(version: str):
+    target = version_or_404(game(), version)
+    if version != target.label:
+        return redirect(url_for("site.version_page", version=target.label), code=301)
+    doc = reading.document(game(), target)
+    return render_template("version.html", doc=doc, html=reading.document_html(doc), game=game())
+
+
+@bp.route("/<game>/rules/<number>")
+def rule(number: str):
+    page = reading.rule_page(game(), number, None)
+    if number != page.number:
+        return redirect(url_for("site.rule", number=page.number), code=301)
+    return render_template("rule.html", page=page, html=reading.rule_html(page), game=game())
+
+
+@bp.route("/<game>/v/<version>/rules/<number>")
+def rule_pinned(version: str, number: str):
+    target = version_or_404(game(), version)
+    if version != target.label or number != rules.normalise(number):
+        return redirect(url_for("site.rule_pinned", version=target.label, number=rules.normalise(number)), code=301)
+    page = reading.rule_page(game(), number, target)
+    return render_template("rule.html", page=page, html=reading.rule_html(page), game=game())
 
 
 @bp.route("/<game>/terms/<slug>/history")
@@ -127,7 +175,7 @@ def history(slug: str):
 def diff(slug: str, span: str):
     start, end = span_or_404(span)
     term_row = term_or_404(game(), slug, "site.diff", span=span)
-    data = answers.diff(store(), game().slug, term_row.slug, start, end)
+    data = compare.diff(store(), game().slug, term_row.slug, start, end)
     return render_template(
         "diff.html",
         game=game(),
@@ -141,7 +189,7 @@ def diff(slug: str, span: str):
 @bp.route("/<game>/changes/<span>")
 def changes(span: str):
     start, end = span_or_404(span)
-    data = answers.changes(store(), game().slug, start, end)
+    data = compare.changes(store(), game().slug, start, end)
     return render_template("changes.html", game=game(), data=data, versions=store().versions(game()))
 
 
@@ -152,12 +200,12 @@ def applies():
     date = (request.args.get("date") or "").strip()
     version = (request.args.get("version") or "").strip()
     answer = None
-    if term_name:
+    if term_name or date or version:  # without a term: which version was in force
         try:
             answer = answers.applies(store(), game().slug, term_name, version=version or None, date=date or None)
-            answer["html"] = views.render_for(
-                game(), answer["text"], None, answers.version_by_label(store(), game(), answer["in_force"])
-            )
+            if "text" in answer:
+                in_force = answers.version_by_label(store(), game(), answer["in_force"])
+                answer["html"] = views.render_for(game(), answer["text"], in_force)
         except Unanswerable as no:
             answer = no.to_dict()
     return render_template(
@@ -207,7 +255,7 @@ def _feed_entries(found) -> list[dict]:
     """Each version's changes against the one before, newest first (a build never changes them)."""
     versions = store().versions(found)
     entries = [
-        {"version": after, "previous": before, "data": answers.changes(store(), found.slug, before.label, after.label)}
+        {"version": after, "previous": before, "data": compare.changes(store(), found.slug, before.label, after.label)}
         for before, after in itertools.pairwise(versions)
     ]
     return entries[::-1]

@@ -14,7 +14,7 @@ from ..graph.store import Game, RevisionRow, TermRow, VersionRow
 from ..text import is_all_caps, name_key
 from .casing import sentence_case
 from .context import absolute, base_url, game, loaded, store
-from .render import excerpt, render_rules
+from .render import Links, excerpt, render_blocks, render_rules
 
 
 def term_href(game: Game, version: str | None = None):
@@ -28,23 +28,46 @@ def term_href(game: Game, version: str | None = None):
     return href
 
 
-def render_for(
+def links_for(game: Game, version: VersionRow | None = None, self_slug: str | None = None) -> Links:
+    """How texts shown at ``version`` (latest when None) link: only to terms and rules that exist in it."""
+    target = version or store().versions(game)[-1]
+    pinned = version.label if version else None
+    numbers = loaded().memo(("numbers", game.slug, target.ordinal), lambda: store().numbers_at(game, target.ordinal))
+
+    def rule(number: str) -> str | None:
+        if number not in numbers:
+            return None
+        if pinned:
+            return url_for("site.rule_pinned", game=game.slug, version=pinned, number=number)
+        return url_for("site.rule", game=game.slug, number=number)
+
+    linker = loaded().linker(game.id, game.slug, target.ordinal)
+    return Links(linker, term_href(game, pinned), self_slug, rule if numbers else None)
+
+
+def render_for(game: Game, text: str, version: VersionRow | None = None, anchors: str | None = "p") -> str:
+    """Markdown that is not a versioned text (a ruling, an answer) as HTML, linked as of ``version``."""
+    return render_rules(text, links_for(game, version), anchors=anchors)
+
+
+def render_revision(
     game: Game,
-    text: str,
-    self_slug: str | None = None,
-    version: VersionRow | None = None,
-    subdefs: list[dict] | None = None,
-    caps_names: list[str] | None = None,
-    anchors: str = "p",
+    revision: RevisionRow,
+    term: TermRow,
+    version: VersionRow | None,
+    *,
+    id_prefix: str = "",
+    asked: str | None = None,
 ) -> str:
-    """Rules text as HTML, linking only terms that exist in the version shown."""
-    latest = store().versions(game)[-1]
-    linker = loaded().linker(game.id, game.slug, (version or latest).ordinal)
-    if caps_names is not None:
-        text = sentence_case(text, caps_names)
-    named = {s["name"]: s["anchor"] for s in subdefs or []}
-    return render_rules(
-        text, linker, self_slug, term_href(game, version.label if version else None), anchors=anchors, named=named
+    """A revision's text block by block, with its lasting anchors; ALL CAPS sources in sentence case."""
+    caps = is_all_caps(revision.text[:400])
+    names = display_names(game) if caps else []
+    return render_blocks(
+        store().blocks(revision.id),
+        links_for(game, version, term.slug),
+        id_prefix=id_prefix,
+        asked=asked,
+        shown=(lambda text: sentence_case(text, names)) if caps else str,
     )
 
 
@@ -93,13 +116,13 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     target = version or latest
     revisions = st.revisions(term)
     revision, after = answers.in_force(revisions, target.ordinal)
-    if revision is None:
+    if revision is None or revision.removed:
         return None
     pinned = version is not None
     subdefs = st.subdefs(revision.id)
     pin = target if pinned else None
     caps = is_all_caps(revision.text[:400])
-    html = render_for(game, revision.text, term.slug, pin, subdefs, display_names(game) if caps else None)
+    html = render_revision(game, revision, term, pin)
     definition = None
     if not revision.text.strip() and revision.redirect:
         found = answers.resolved_definition(st, game, revision)
@@ -108,7 +131,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
                 "term": found["term"],
                 "anchor": found["anchor"],
                 "name": found["name"],
-                "html": render_for(game, found["text"], found["term"].slug, pin),
+                "html": render_for(game, found["text"], pin, anchors=None),
             }
     see_also = []
     for name in revision.see_also:

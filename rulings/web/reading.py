@@ -1,0 +1,188 @@
+"""View models for reading rules whole: a version's whole document, and numbered rules by number.
+
+Shared by the site and the API. Every block is shown with its lasting anchor; on a whole-document
+page, where many terms share the page, a term's blocks carry ``<term slug>--<anchor>`` ids (slugs
+and anchors never contain "--") and numbered rules their number, which is unique in a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NotFound
+from ..graph import answers, rules
+from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow
+from . import views
+from .context import loaded, store
+from .render import render_blocks
+
+
+@dataclass
+class Part:
+    """One term of a document as it stood: its revision in force and its blocks."""
+
+    term: TermRow
+    revision: RevisionRow
+    blocks: list[BlockRow]
+    depth: int  # nesting in the table of contents (sections inside sections)
+
+    @property
+    def anchor(self) -> str:
+        """Where the part starts on a page: its number or slug (a rule's own first block may carry it)."""
+        return self.term.number or self.term.slug
+
+    @property
+    def title(self) -> str | None:
+        """What a heading shows: "702.19. Trample", a section's name; None for a rule whose first
+        block already shows its number and which has no title of its own ("100.1 These Magic rules...")."""
+        name = self.revision.name
+        untitled = name == f"Rule {self.term.number}"
+        if self.term.kind == "rule":
+            if untitled and self.heading_id is None:
+                return None
+            return f"{self.term.number}. {'' if untitled else name}".strip()
+        return name
+
+    @property
+    def heading_id(self) -> str | None:
+        """The id of the part's heading, unless its first block already carries the same anchor."""
+        return None if any(b.number == self.anchor for b in self.blocks) else self.anchor
+
+    def block_prefix(self) -> str:
+        return "" if self.term.number else f"{self.term.slug}--"
+
+
+@dataclass
+class TocItem:
+    part: Part
+    children: list[Part] = field(default_factory=list)  # glossary entries under a section
+
+
+@dataclass
+class Document:
+    game: Game
+    version: VersionRow
+    parts: list[Part]
+    toc: list[TocItem]
+    versions: list[VersionRow]
+
+
+def document(game: Game, version: VersionRow) -> Document:
+    """The versioned terms in force at ``version`` in document order, with a table of contents."""
+    st = store()
+    contents = st.contents(version)
+    blocks = st.blocks_of([revision.id for _, revision in contents])
+    sections: dict[str, int] = {}
+    parts = []
+    for term, revision in contents:
+        depth = sum(1 for name in term.path if name in sections) if term.kind == "section" else 0
+        if term.kind == "section":
+            sections[term.name] = depth
+        parts.append(Part(term, revision, blocks[revision.id], depth))
+    toc: list[TocItem] = []
+    for part in parts:
+        if part.term.kind == "section":
+            toc.append(TocItem(part))
+        elif part.term.kind != "rule":
+            if not toc:
+                toc.append(TocItem(part))
+            else:
+                toc[-1].children.append(part)
+    return Document(game, version, parts, toc, st.versions(game))
+
+
+def document_html(doc: Document) -> str:
+    """Every part rendered (memoized per build and version: a build never changes)."""
+
+    def render() -> str:
+        out = []
+        for part in doc.parts:
+            links = views.links_for(doc.game, doc.version, part.term.slug)
+            out.append(render_blocks(part.blocks, links, id_prefix=part.block_prefix()))
+        return "\x00".join(out)
+
+    rendered = loaded().memo(("document", doc.game.slug, doc.version.label), render)
+    return rendered.split("\x00")
+
+
+# -- numbered rules ------------------------------------------------------------------------------
+@dataclass
+class RulePage:
+    game: Game
+    number: str  # as asked, normalised
+    version: VersionRow  # asked (latest when not pinned)
+    pinned: bool
+    located: rules.Located
+    parts: list[Part]  # the rule (or the section with its rules), as in force
+    children: list[TermRow]  # a chapter's sections (listed, not shown whole)
+    referenced_by: list[TermRow]  # glossary entries and rules that cite it
+    step: rules.Step
+    next_step: rules.Step | None
+    versions: list[VersionRow]
+    latest: VersionRow
+
+
+def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
+    """A numbered rule as in force at ``version``: the rule with its subrules, a section with its rules."""
+    st = store()
+    versions = st.versions(game)
+    target = version or versions[-1]
+    wanted = rules.normalise(number)
+    located = rules.locate(st, game, wanted)
+    if located is None:
+        raise NotFound(f"No rule {number} in {game.name}." + _suggest(game, wanted, target))
+    steps = rules.history(st, located)
+    step, after = rules.step_at(steps, target.ordinal)
+    if step is None or step.text is None:
+        rules.rule_answer(st, game, wanted, target)  # raises the not-defined answer, saying when it was
+    term = located.term
+    revision, _ = answers.in_force(st.revisions(term), target.ordinal)
+    assert revision is not None
+    parts = [Part(term, revision, st.blocks(revision.id), 0)]
+    children: list[TermRow] = []
+    if term.kind == "section":
+        inside = [t for t in st.terms(game, ("section", "rule")) if t.path and t.path[-1] == term.name and t.number]
+        inside.sort(key=lambda t: rules.number_key(t.number or ""))
+        for child in inside:
+            child_revision, _ = answers.in_force(st.revisions(child), target.ordinal)
+            if child_revision is None or child_revision.removed:
+                continue
+            if child.kind == "section":
+                children.append(child)
+            else:
+                parts.append(Part(child, child_revision, st.blocks(child_revision.id), 1))
+    return RulePage(
+        game=game,
+        number=wanted,
+        version=target,
+        pinned=version is not None,
+        located=located,
+        parts=parts,
+        children=children,
+        referenced_by=[t for t in st.edges_to(term, ("cites", "mentions")) if t.id != term.id],
+        step=step,
+        next_step=after,
+        versions=versions,
+        latest=versions[-1],
+    )
+
+
+def rule_html(page: RulePage) -> list[str]:
+    return [
+        render_blocks(
+            part.blocks,
+            views.links_for(page.game, page.version if page.pinned else None, part.term.slug),
+            asked=page.located.block,
+        )
+        for part in page.parts
+    ]
+
+
+def _suggest(game: Game, number: str, version: VersionRow) -> str:
+    """Numbers near one that does not exist: its parents and the closest rules beside it."""
+    numbers = sorted(store().numbers_at(game, version.ordinal), key=rules.number_key)
+    prefix = number
+    while prefix and not any(n.startswith(prefix) for n in numbers):
+        prefix = prefix[:-1]
+    near = [n for n in numbers if prefix and n.startswith(prefix)][:5]
+    return f" Nearby: {', '.join(near)}." if near else ""
