@@ -106,8 +106,8 @@ def parsed():
 class Cli:
     """Runs ``rulings`` in-process against the session's store."""
 
-    def __init__(self, store_dir: Path):
-        self.env = {"RULINGS_STORE": str(store_dir), "RULINGS_CORPUS": str(CORPUS)}
+    def __init__(self, store_dir: Path, corpus: Path = CORPUS):
+        self.env = {"RULINGS_STORE": str(store_dir), "RULINGS_CORPUS": str(corpus)}
 
     def __call__(self, *args: str, input: str | None = None):
         result = CliRunner().invoke(main, list(args), env=self.env, input=input, catch_exceptions=False)
@@ -170,6 +170,51 @@ def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) 
         path = game / name
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
     return game
+
+
+MAGIC_DOCS = SHARED / "corpora" / "magic-the-gathering" if SHARED is not None else None
+MAGIC_MANIFEST = ROOT / "docs" / "corpora" / "magic-the-gathering" / "game.toml"
+
+
+def magic_corpus(root: Path, editions: int = 7) -> Path:
+    """A corpus holding only Magic: The Gathering with its first ``editions`` editions: the repository's
+    game.toml cut to those documents, the published files linked in from ../shared (never copied)."""
+    game = root / "magic-the-gathering"
+    game.mkdir(parents=True)
+    head, *documents = MAGIC_MANIFEST.read_text(encoding="utf-8").split("[[documents]]")
+    head = head.replace("[game]\n", f'[game]\nlinked_from = "{MAGIC_DOCS}"\n', 1)  # the links point there
+    (game / "game.toml").write_text(head + "".join("[[documents]]" + d for d in documents[:editions]))
+    for block in documents[:editions]:
+        file = block.split('file = "', 1)[1].split('"', 1)[0]
+        (game / file).symlink_to(MAGIC_DOCS / file)
+    return root
+
+
+@pytest.fixture(scope="session")
+def magic_store_dir(tmp_path_factory) -> Path:
+    """All seven Magic editions built (the tests using it are marked ``needs_shared``)."""
+    if MAGIC_DOCS is None or not MAGIC_DOCS.is_dir():
+        pytest.skip(MISSING)
+    root = tmp_path_factory.mktemp("magic")
+    build(Settings.resolve(magic_corpus(root / "corpus"), root / "store"), progress=lambda _: None)
+    return root / "store"
+
+
+@pytest.fixture(scope="session")
+def magic_cli(magic_store_dir) -> Cli:
+    return Cli(magic_store_dir, magic_store_dir.parent / "corpus")
+
+
+@pytest.fixture(scope="session")
+def magic_store(magic_store_dir) -> Store:
+    return Store((magic_store_dir / "current").resolve())
+
+
+@pytest.fixture(scope="session")
+def magic_client(magic_store_dir):
+    from rulings.web import create_app
+
+    return create_app(Settings.resolve(None, magic_store_dir)).test_client()
 
 
 @pytest.fixture(scope="session")

@@ -381,7 +381,8 @@ class Searcher:
         hits = [self._hit(group, pattern, version) for group in ranked]
         seen = sum(weight for _, weight in wanted.values())
         best = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
-        best_coverage = best * seen / (seen + unseen)
+        # No telling word at all ("what happens" where every word is common): the coverage is the best's.
+        best_coverage = best * seen / (seen + unseen) if seen + unseen else best
         return hits, best_coverage
 
     def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float]:
