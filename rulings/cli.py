@@ -290,8 +290,12 @@ def serve(obj: CliState, **options) -> None:
     from .web import create_app
     from .web.serve import addresses, create
 
-    server = create(create_app(obj.settings), ServerOptions(**options))  # a bad address fails before any build
+    app = create_app(obj.settings)
+    server = create(app, ServerOptions(**options))  # a bad address fails before any build
     ensure_built(obj.settings)
+    current = app.extensions["rulings"]
+    current.open_now()  # the first request pays for no opening...
+    current.watch()  # ...nor does the first one after a new build
     click.echo(f"serving {obj.settings.store} on {' and '.join(addresses(server))}", err=True)
     server.run()
 

@@ -201,16 +201,23 @@ def test_behind_nginx_300_idle_connections_do_not_stop_normal_requests(env, app)
                 for sock in held:
                     sock.close()
             pinned = urllib.request.urlopen(url + "/marvel-champions/v/1.1/terms/guard", timeout=5)
-            assert pinned.headers["Cache-Control"] == "max-age=3600"
-            assert "Cache-Control" not in urllib.request.urlopen(url + "/marvel-champions/terms/guard").headers
+            assert pinned.headers["Cache-Control"] == "public, max-age=3600"
+            again = urllib.request.urlopen(url + "/marvel-champions/v/1.1/terms/guard", timeout=5)
+            assert again.read() == pinned.read() and again.headers["ETag"] == pinned.headers["ETag"]
+            current = urllib.request.urlopen(url + "/marvel-champions/terms/guard").headers
+            assert current["Cache-Control"] == "public, no-cache" and current["ETag"]
             for name, value in SECURITY_HEADERS.items():
                 assert pinned.headers.get_all(name) == [value]  # once, not the app's and nginx's
             assert urllib.request.urlopen(url + "/static/app.js").headers.get_all("Content-Security-Policy")
             with pytest.raises(urllib.error.HTTPError) as refused:
                 urllib.request.urlopen(url + "/static/__init__.py")
             assert refused.value.code == 404
-            static_requests = [line for line in log.read_text().splitlines() if "/static/" in line]
+            lines = log.read_text().splitlines()
+    static_requests = [line for line in lines if "/static/" in line]
     assert static_requests and all(line.startswith("- ") for line in static_requests)  # no upstream: nginx served
+    pinned_requests = [line.split() for line in lines if "/v/1.1/terms/guard" in line]
+    assert pinned_requests[0][0] != "-" and pinned_requests[0][-1] == "MISS"  # asked of the app once...
+    assert {(p[0], p[-1]) for p in pinned_requests[1:]} == {("-", "HIT")}  # ...then kept by nginx
     print(
         f"\n300 idle connections against nginx in front of rulings serve: normal requests median "
         f"{statistics.median(beside):.1f} ms (alone {statistics.median(alone):.1f} ms), max {max(beside):.1f} ms"

@@ -9,10 +9,13 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, redirect, request
 
+from ..errors import BadRequest
 from ..settings import Settings
 from . import errors
+from .cache import DEFAULT_MIB, LOADED, AnswerCache
 from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
 from .state import Current
+from .warm import warmer
 
 
 def package_folder(package: str) -> str:
@@ -39,7 +42,9 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
         static_url_path="/static",
     )
     configure(app, settings, static_export)
-    app.extensions["rulings"] = Current(Path(settings.store), app.logger)
+    current = Current(Path(settings.store), app.logger, app.config["ANSWER_CACHE_BYTES"], warmer(app))
+    app.extensions["rulings"] = current
+    app.wsgi_app = AnswerCache(app.wsgi_app, current.get, lambda: app.config["BASE_URL"])
     app.before_request(check_host)
     app.before_request(open_build)
     app.after_request(security_headers)
@@ -61,14 +66,27 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         TEMPLATES_AUTO_RELOAD=False,
         # Canonical links, citations and feeds use it rather than the Host header, which a client can forge.
         BASE_URL=os.environ.get("RULINGS_BASE_URL") or None,
+        # Answers kept per build (cache.py); an export asks for each page once.
+        ANSWER_CACHE_BYTES=0 if static_export else cache_mib() * 2**20,
     )
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 
 
+def cache_mib() -> int:
+    """``RULINGS_CACHE_MIB``: memory for answers per build (0 turns the cache off)."""
+    value = os.environ.get("RULINGS_CACHE_MIB", "").strip()
+    if not value:
+        return DEFAULT_MIB
+    if not value.isdigit():
+        raise BadRequest(f"RULINGS_CACHE_MIB must be a whole number of MiB, not {value!r}")
+    return int(value)
+
+
 def open_build() -> None:
-    """Each request answers from one build, even if a new one becomes current meanwhile."""
-    g.loaded = current_app.extensions["rulings"].get()
+    """Each request answers from one build, even if a new one becomes current meanwhile: the one
+    the answer cache took for it (``cache.AnswerCache``), filed under that build."""
+    g.loaded = request.environ.get(LOADED) or current_app.extensions["rulings"].get()
 
 
 def security_headers(response):

@@ -252,7 +252,7 @@ def _rule_json(page: reading.RulePage) -> dict:
 @bp.route("/search")
 def search():
     args = search_args(default_limit=10)
-    results = loaded().searcher.search(
+    results = loaded().search(
         args.query,
         game=args.game.slug if args.game else None,
         kind=args.kind,
@@ -267,7 +267,7 @@ def search():
 def complete():
     args = search_args(default_limit=8)
     game = args.game.slug if args.game else None
-    return jsonify(loaded().searcher.complete(args.query[:100], game, max(1, min(args.limit, 20))))
+    return jsonify(loaded().complete(args.query[:100], game, max(1, min(args.limit, 20))))
 
 
 @bp.route("/<game>/rulings/<slug>")

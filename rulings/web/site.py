@@ -68,7 +68,7 @@ def search():
     args = search_args(default_limit=20)
     query, _ = clean_query(args.query)
     results = (
-        loaded().searcher.search(
+        loaded().search(
             query, game=args.game.slug if args.game else None, kind=args.kind, version=args.version, limit=args.limit
         )
         if query

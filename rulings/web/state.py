@@ -1,4 +1,9 @@
-"""The build a running server answers from, swapped when a new build becomes current."""
+"""The build a running server answers from, and how a new build takes its place.
+
+A new build is opened and warmed in the background (``Current``: index, completion, the pages
+asked most of the build being served) and then swapped in atomically: no request pays for opening
+a build, and each request answers from the one build it started with.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,18 +21,52 @@ from ..builds import intact_build, verify
 from ..errors import StoreError
 from ..graph.mentions import Linker, game_linker
 from ..graph.store import Store
-from ..index.search import Searcher
+from ..index.search import Results, Searcher, clean_query
+from .cache import Answers
+
+SEARCHES_KEPT = 4096  # search results and completions remembered per build
+
+
+class Recent:
+    """At most ``size`` values by key, least recently used first out (search results of one build)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_compute(self, key, compute: Callable):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = compute()  # outside the lock: two threads may both compute a new key, never block on it
+        if self.size:
+            with self._lock:
+                self._items[key] = value
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
+        return value
 
 
 @dataclass
 class Loaded:
-    """One opened build: graph, index and per-game linkers (built on first use)."""
+    """One opened build: graph, index, per-game linkers, and its answers (``cache.py``)."""
 
     build: Path
     store: Store
+    answers: Answers
     _linkers: dict[tuple[str, int], Linker] = field(default_factory=dict)
     _memo: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def open(cls, build: Path, cache_bytes: int) -> Loaded:
+        return cls(build, Store(build), Answers(cache_bytes))
+
+    @cached_property
+    def _searches(self) -> Recent:
+        return Recent(SEARCHES_KEPT if self.answers.max_bytes else 0)
 
     def memo(self, key, compute):
         """A value derived from this build, computed once (the build never changes)."""
@@ -37,6 +78,18 @@ class Loaded:
     def searcher(self) -> Searcher:
         return Searcher(self.build)
 
+    def search(self, query: str, game=None, kind=None, version=None, limit: int = 10, partial=False) -> Results:
+        """``Searcher.search``, remembered for the query as it is searched (spaces and control characters
+        collapsed) and its filters: the site and the API, any spelling of the URL, share one answer."""
+        kind = (kind or "").lower() or None
+        key = ("search", clean_query(query), game, kind, version, limit, partial)
+        filters = {"game": game, "kind": kind, "version": version, "limit": limit, "partial": partial}
+        return self._searches.get_or_compute(key, lambda: self.searcher.search(query, **filters))
+
+    def complete(self, text: str, game: str | None, limit: int) -> list[dict]:
+        key = ("complete", text, game, limit)
+        return self._searches.get_or_compute(key, lambda: self.searcher.complete(text, game, limit))
+
     def linker(self, game_id: int, game_slug: str, ordinal: int) -> Linker:
         """Links to the terms defined at the version with this ordinal."""
         key = (game_slug, ordinal)
@@ -46,43 +99,81 @@ class Loaded:
             return self._linkers[key]
 
 
-class Current:
-    """Re-checks ``<store>/current`` at most once per request and reopens when it moved.
+Warm = Callable[[Loaded, "Loaded | None"], None]
 
-    Requests already running keep the build they started with, so a rebuild
-    under load fails no request; old builds are kept for a while (build.py).
-    The build being served is also checked against its recorded sizes every few seconds
-    and after any unexpected error: when its files were damaged under the server, it gives
-    way to the newest intact build (``builds.intact_build``).
+
+class Current:
+    """The build being served; a new current build is warmed in the background, then swapped in.
+
+    ``get()`` costs a ``readlink`` when nothing changed. When ``<store>/current`` moved, a thread
+    opens the new build and runs ``warm`` on it while requests keep answering from the build they
+    have; then the new build replaces it in one assignment. Requests already running keep the
+    build they started with, so a rebuild under load fails no request; old builds are kept for a
+    while (``builds.prune``). The build being served is also checked against its recorded sizes
+    every few seconds and after any unexpected error: when its files were damaged under the
+    server, it gives way at once to the newest intact build (``builds.intact_build``).
     """
 
     CHECK_EVERY = 2.0  # seconds between quick checks of the files of the build being served
 
-    def __init__(self, store_dir: Path, log: logging.Logger | None = None):
+    def __init__(
+        self, store_dir: Path, log: logging.Logger | None = None, cache_bytes: int = 0, warm: Warm | None = None
+    ):
         self.store_dir = store_dir
         self.log = log or logging.getLogger("rulings")
+        self.cache_bytes = cache_bytes
+        self.warm = warm
         self._loaded: Loaded | None = None
-        self._target: str | None = None
+        self._target: str | None = None  # where ``current`` pointed when the build served was chosen
+        self._warming: str | None = None  # where it points now, while that build is being warmed
         self._next_check = 0.0
         self._lock = threading.Lock()
+        self.swapped = threading.Event()  # set each time a warmed build is swapped in (tests, benches)
+
+    def _link(self) -> str | None:
+        try:
+            return os.readlink(self.store_dir / "current")
+        except OSError:
+            return None
 
     def get(self) -> Loaded:
-        try:
-            target = os.readlink(self.store_dir / "current")
-        except OSError:
-            target = None
+        target = self._link()
         loaded = self._loaded
-        if loaded is not None and target == self._target and time.monotonic() < self._next_check:
+        if loaded is not None and target in (self._target, self._warming) and time.monotonic() < self._next_check:
             return loaded
         with self._lock:
-            moved = self._loaded is None or target != self._target
-            if moved or time.monotonic() >= self._next_check:
+            if self._loaded is None:  # nothing to answer from yet: this request opens it (serve warms first)
+                self._open(target)
+            elif target not in (self._target, self._warming):
+                self._warming = target
+                threading.Thread(target=self._swap, args=(target,), name="rulings-warm", daemon=True).start()
+            elif time.monotonic() >= self._next_check:
                 self._next_check = time.monotonic() + self.CHECK_EVERY
-                if moved or verify(self._loaded.build):
-                    self._open(target)
+                if verify(self._loaded.build):  # damaged under us: nothing to wait for, switch now
+                    self._open(self._target)
             if self._loaded is None:
                 raise StoreError(f"no build in {self.store_dir}; run `rulings build`")
             return self._loaded
+
+    def open_now(self) -> Loaded:
+        """Open and warm the current build before serving (``rulings serve`` calls it before listening)."""
+        loaded = self.get()
+        if self.warm is not None:
+            self.warm(loaded, None)
+        return loaded
+
+    def watch(self, every: float = 0.5) -> None:
+        """Look for a new build every ``every`` seconds, so a swap is done before the next request comes."""
+
+        def loop():
+            while True:
+                time.sleep(every)
+                try:
+                    self.get()
+                except Exception:  # noqa: S112 (no build yet, or a store being repaired: the next look will tell)
+                    continue
+
+        threading.Thread(target=loop, name="rulings-watch", daemon=True).start()
 
     def recheck(self) -> bool:
         """After an unexpected error: True when the build being served turned out damaged and was replaced."""
@@ -94,10 +185,33 @@ class Current:
             return self._loaded.build != before
 
     def _open(self, target: str | None) -> None:
+        """Switch to the intact build now, unwarmed (the first build, or the served one was damaged)."""
         build = intact_build(self.store_dir, self.log.warning)
+        self._next_check = time.monotonic() + self.CHECK_EVERY
         if build is None:  # nothing intact: keep what is loaded, it may still answer most requests
             self._next_check = time.monotonic() + 30 * self.CHECK_EVERY
             return
         if self._loaded is None or self._loaded.build != build:
-            self._loaded = Loaded(build, Store(build))
+            self._loaded = Loaded.open(build, self.cache_bytes)
         self._target = target
+
+    def _swap(self, target: str | None) -> None:
+        """In the background: open the build ``current`` now names, warm it, then serve it."""
+        fresh = None
+        try:
+            build = intact_build(self.store_dir, self.log.warning)
+            previous = self._loaded
+            if build is not None and (previous is None or build != previous.build):
+                fresh = Loaded.open(build, self.cache_bytes)
+                if self.warm is not None:
+                    self.warm(fresh, previous)
+        except Exception:  # warming is only a head start: serve the build anyway, cold
+            self.log.exception("warming build %s failed", target)
+        with self._lock:
+            if fresh is not None:
+                self._loaded = fresh
+            self._target = target
+            if self._warming == target:
+                self._warming = None
+            self._next_check = time.monotonic() + self.CHECK_EVERY
+        self.swapped.set()
