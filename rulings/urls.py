@@ -3,6 +3,8 @@
 The answers (``url`` fields of the JSON and CLI), the search index, completion, the static
 export, linkify, the Atom feed and the benchmarks all build site URLs here; the web layer's
 ``url_for`` builds the same URLs from its routes, and ``tests/test_urls.py`` checks they agree.
+Pages use this builder too for the links they write by the dozen (mentions, see-also, versions:
+``web.context.site_urls``), where ``url_for`` would cost tens of microseconds each.
 Permalinks depend on these shapes (``tests/golden/urls.txt``): change them never.
 
 ``Urls()`` gives paths from the site root; ``Urls("https://rules.example.org")`` absolute URLs.

@@ -7,10 +7,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from importlib import resources
 
+from ..casing import sentence_case
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument, Ruling, blocks_markdown
 from ..ingest.source import Source
 from ..text import comparable, is_all_caps, name_key, slugify, split_qualifier
+from . import inline
 from .citations import rule_references
 from .history import Assembly
 from .identity import Term, name_rank
@@ -105,6 +107,7 @@ def write_game(
     linker = game_linker(conn, writer.game_id)
     write_edges(writer, terms, linker)
     write_rulings(writer, assembly.documents.ordered(), {t.slug: writer.term_id(t) for t in terms}, linker)
+    write_inline(writer, linker)
     write_diagnostics(writer, manifest.slug, sources, assembly)
 
 
@@ -307,6 +310,33 @@ def write_edges(writer: Writer, terms: list[Term], linker: Linker) -> None:
     writer.cur.executemany(
         "INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor) VALUES (?,?,?,?,?)",
         [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2]))],
+    )
+
+
+def write_inline(writer: Writer, linker: Linker) -> None:
+    """Every block prepared for pages (``graph/inline.py``): its markdown rendered once, with where the
+    game's names (of any version) and rule numbers could be linked; the blocks of a revision written in
+    ALL CAPS also in sentence case, the game's card names kept as printed."""
+    cards = writer.cur.execute("SELECT name FROM cards WHERE game_id = ?", (writer.game_id,)).fetchall()
+    names = [name for (name,) in cards]
+    rows = writer.cur.execute(
+        "SELECT b.revision_id, b.position, b.kind, b.text, substr(r.text, 1, 400) FROM blocks b "
+        "JOIN revisions r ON r.id = b.revision_id JOIN terms t ON t.id = r.term_id WHERE t.game_id = ?",
+        (writer.game_id,),
+    ).fetchall()
+    prepared: dict[tuple[str, str], str] = {}  # the same text in many revisions is prepared once
+
+    def prepare(text: str, kind: str) -> str:
+        if (text, kind) not in prepared:
+            prepared[text, kind] = inline.dumps(inline.prepare_block(text, kind, linker))
+        return prepared[text, kind]
+
+    writer.cur.executemany(
+        "UPDATE blocks SET inline = ?, inline_cased = ? WHERE revision_id = ? AND position = ?",
+        [
+            (prepare(text, kind), prepare(sentence_case(text, names), kind) if is_all_caps(opening) else None, rid, pos)
+            for rid, pos, kind, text, opening in rows
+        ],
     )
 
 

@@ -21,6 +21,9 @@ COMMON = FUNCTION_WORDS | frozenset(
 )
 
 
+Candidate = tuple[int, int, int, int, str]  # (first word, words, start, end, name key): a possible mention
+
+
 @dataclass(frozen=True)
 class Target:
     slug: str
@@ -72,26 +75,40 @@ class Linker:
 
     def find(self, text: str) -> list[tuple[int, int, Target]]:
         """Non-overlapping mentions in ``text``, as positions in ``text`` itself."""
+        return self.pick(self.candidates(text))
+
+    def candidates(self, text: str) -> list[Candidate]:
+        """Every place a name of this linker could start a mention in ``text``, longest first at each word.
+
+        The build stores them found by a linker of every name a game ever had (``graph/inline.py``);
+        ``pick`` with the linker of the version shown then chooses exactly what ``find`` would.
+        """
         if not self.targets or not text:
             return []
         plain = text.translate(QUOTES)  # same length as text
         spans = [(m.start(), m.end(), m.group(0).lower()) for m in WORD.finditer(plain)]
-        out, i = [], 0
-        while i < len(spans):
-            if spans[i][2] not in self.first:
-                i += 1
+        out = []
+        for i, (_, _, word) in enumerate(spans):
+            if word not in self.first:
                 continue
             for size in range(min(self.longest, len(spans) - i), 0, -1):
                 chunk = spans[i : i + size]
-                target = self.targets.get(" ".join(w for _, _, w in chunk))
-                start, end = chunk[0][0], chunk[-1][1]
-                if target is None or not _clean_edges(plain, start, end, chunk):
-                    continue
+                key = " ".join(w for _, _, w in chunk)
+                if key in self.targets and _clean_edges(plain, chunk[0][0], chunk[-1][1], chunk):
+                    out.append((i, size, chunk[0][0], chunk[-1][1], key))
+        return out
+
+    def pick(self, candidates: list[Candidate]) -> list[tuple[int, int, Target]]:
+        """The mentions ``find`` would see among ``candidates``: at each word the longest name this linker
+        knows, the words it covers taken."""
+        out, free = [], 0
+        for word, size, start, end, key in candidates:
+            if word < free:
+                continue
+            target = self.targets.get(key)
+            if target is not None:
                 out.append((start, end, target))
-                i += size
-                break
-            else:
-                i += 1
+                free = word + size
         return out
 
     def targets_in(self, text: str) -> set[Target]:

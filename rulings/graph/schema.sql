@@ -102,6 +102,8 @@ CREATE TABLE blocks (
     depth INTEGER NOT NULL DEFAULT 0,
     number TEXT,                             -- a numbered rule's number ("702.19b")
     text TEXT NOT NULL,
+    inline TEXT,                             -- the text prepared for pages (graph/inline.py), JSON
+    inline_cased TEXT,                       -- the same in sentence case, for a revision written in ALL CAPS
     PRIMARY KEY (revision_id, position)
 );
 CREATE INDEX blocks_number ON blocks(number) WHERE number IS NOT NULL;

@@ -75,13 +75,18 @@ class BlockRow:
     depth: int
     number: str | None
     text: str
+    inline: str | None = None  # the text prepared for pages (graph/inline.py)
+    inline_cased: str | None = None  # ... in sentence case, when the revision is written in ALL CAPS
 
 
 _REVISION = (
     "SELECT r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
     "r.source, r.see_also, r.redirect, r.notes, r.inferred FROM revisions r JOIN versions v ON v.id = r.version_id "
 )
-_BLOCK = "SELECT b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text FROM blocks b "
+_BLOCK = (
+    "SELECT b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased "
+    "FROM blocks b "
+)
 
 
 def _revision(row) -> RevisionRow:
@@ -370,12 +375,13 @@ class Store:
 
     # -- graph edges -----------------------------------------------------------
     def edges_to(self, term: TermRow, kinds: tuple[str, ...]) -> list[TermRow]:
+        """The terms with an edge of one of these kinds to ``term`` ("referenced by"), by name; one query."""
         marks = ",".join("?" * len(kinds))
         return [
-            self.term(r[0])
+            self._term(r)
             for r in self.q(
-                f"SELECT DISTINCT e.src_id FROM edges e JOIN terms t ON t.id = e.src_id "
-                f"WHERE e.dst_id = ? AND e.kind IN ({marks}) ORDER BY t.name",
+                self._TERM + f"WHERE t.id IN (SELECT src_id FROM edges WHERE dst_id = ? AND kind IN ({marks})) "
+                "ORDER BY t.name",
                 term.id,
                 *kinds,
             )

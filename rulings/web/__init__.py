@@ -13,6 +13,7 @@ from ..errors import BadRequest
 from ..settings import Settings
 from . import errors
 from .cache import DEFAULT_MIB, LOADED, AnswerCache
+from .context import site_urls
 from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
 from .state import Current
 from .warm import warmer
@@ -69,6 +70,7 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         # Answers kept per build (cache.py); an export asks for each page once.
         ANSWER_CACHE_BYTES=0 if static_export else cache_mib() * 2**20,
     )
+    app.jinja_env.globals["site_urls"] = site_urls
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 

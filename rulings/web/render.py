@@ -7,9 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
+from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 
-from ..graph.citations import rule_references
+from ..graph import inline
+from ..graph.inline import prepare_children
 from ..graph.mentions import Linker, Target
 from ..graph.store import BlockRow
 from ..markup import _md
@@ -47,7 +49,9 @@ def render_rules(markdown: str, links: Links | None = None, anchors: str | None 
         elif token.type == "heading_close":
             in_heading = False
         elif token.type == "inline" and links is not None and not in_heading:
-            token.children = _link_children(token.children or [], links)
+            html = Token("html_inline", "", 0)
+            html.content = assemble(prepare_children(token.children or [], links.linker), links)
+            token.children = [html]
     return md.renderer.render(tokens, md.options, {})
 
 
@@ -57,14 +61,15 @@ def render_blocks(
     *,
     id_prefix: str = "",
     asked: str | None = None,
-    shown: Callable[[str], str] = str,
+    cased: bool = False,
 ) -> str:
     """A versioned text block by block, each element carrying the block's lasting anchor as its id.
 
     Consecutive bullets and steps form one list; a numbered rule shows its number; a block's own
     paragraphs ("Example: ...") stay inside it. ``id_prefix`` keeps ids unique where several terms
-    share a page; ``asked`` marks the block a URL asked for; ``shown`` is applied to each text
-    (sentence case for ALL CAPS sources).
+    share a page; ``asked`` marks the block a URL asked for; ``cased`` shows an ALL CAPS source in
+    sentence case. Each block comes prepared by the build (``graph/inline.py``): only its links are
+    chosen here, for the version shown.
     """
     out: list[str] = []
     open_list: str | None = None
@@ -76,27 +81,21 @@ def render_blocks(
         if kind and not open_list:
             out.append(f"<{kind}>")
             open_list = kind
-        out.append(_block_html(block, links, id_prefix, asked, shown))
+        out.append(_block_html(block, links, id_prefix, asked, cased))
     if open_list:
         out.append(f"</{open_list}>")
     return "\n".join(out)
 
 
-STEP = re.compile(r"^(\d+)\.\s+")
-
-
-def _block_html(block: BlockRow, links: Links | None, id_prefix: str, asked: str | None, shown) -> str:
+def _block_html(block: BlockRow, links: Links | None, id_prefix: str, asked: str | None, cased: bool) -> str:
     attrs = f' id="{escape(id_prefix + block.anchor)}"'
     classes = [f"depth-{block.depth}"] if block.depth else []
     if asked and block.number == asked:
         classes.append("asked")
-    paragraphs = [p for p in shown(block.text).split("\n\n") if p.strip()] or [""]
-    if block.kind == "step":
-        number = STEP.match(paragraphs[0])
-        if number:
-            attrs += f' value="{number.group(1)}"'
-            paragraphs[0] = paragraphs[0][number.end() :]
-    body = [_inline(p, links) for p in paragraphs]
+    value, paragraphs = inline.loads(block.inline_cased if cased and block.inline_cased else block.inline)
+    if value is not None:
+        attrs += f' value="{value}"'
+    body = [assemble(p, links) for p in paragraphs]
     if block.number:
         body[0] = f'<span class="number">{escape(block.number)}</span> {body[0]}'
         classes.append("numbered")
@@ -109,63 +108,40 @@ def _block_html(block: BlockRow, links: Links | None, id_prefix: str, asked: str
     return f"<div{attrs}>{inner}</div>"
 
 
-def _inline(text: str, links: Links | None) -> str:
-    md = _md()
-    tokens = md.parseInline(text)
-    if links is not None:
-        for token in tokens:
-            token.children = _link_children(token.children or [], links)
-    return md.renderer.render(tokens, md.options, {})
-
-
-def _link_children(children: list[Token], links: Links) -> list[Token]:
-    """Text tokens with term mentions (first per paragraph) and rule references made links."""
-    out: list[Token] = []
-    depth = 0
+def assemble(pieces: inline.Pieces, links: Links | None) -> str:
+    """A prepared paragraph as HTML, its links chosen by ``links``: each other term once (its first
+    mention), rule numbers the game has at the version shown."""
+    out: list[str] = []
     seen: set[str] = set()
-    for child in children:
-        if child.type == "link_open":
-            depth += 1
-        elif child.type == "link_close":
-            depth -= 1
-        if child.type != "text" or depth > 0:
-            out.append(child)
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
             continue
-        text, cursor = child.content, 0
-        for start, end, url in _mentions(text, links, seen):
+        text, names, rules = piece
+        cursor = 0
+        for start, end, url in _links(names, rules, links, seen) if links is not None else ():
             if start < cursor:
                 continue
-            if start > cursor:
-                out.append(_text(text[cursor:start]))
-            link = Token("link_open", "a", 1)
-            link.attrSet("href", url)
-            link.attrSet("class", "term")
-            out.extend([link, _text(text[start:end]), Token("link_close", "a", -1)])
+            out.append(escapeHtml(text[cursor:start]))
+            out.append(f'<a href="{escapeHtml(url)}" class="term">{escapeHtml(text[start:end])}</a>')
             cursor = end
-        if cursor < len(text):
-            out.append(_text(text[cursor:]))
-    return out
+        out.append(escapeHtml(text[cursor:]))
+    return "".join(out)
 
 
-def _mentions(text: str, links: Links, seen: set[str]) -> list[tuple[int, int, str]]:
+def _links(names: list, rules: list, links: Links, seen: set[str]) -> list[tuple[int, int, str]]:
     found = []
     if links.linker is not None and links.href is not None:
-        for start, end, target in links.linker.find(text):
+        for start, end, target in links.linker.pick(names):
             if target.slug != links.self_slug and target.slug not in seen:
                 seen.add(target.slug)
                 found.append((start, end, links.href(target)))
     if links.rule is not None:
-        for start, end, number in rule_references(text):
+        for start, end, number in rules:
             url = links.rule(number)
             if url:
                 found.append((start, end, url))
     return sorted(found)
-
-
-def _text(content: str) -> Token:
-    token = Token("text", "", 0)
-    token.content = content
-    return token
 
 
 def excerpt(text: str, limit: int = 220) -> str:

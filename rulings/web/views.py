@@ -7,23 +7,23 @@ from dataclasses import dataclass
 
 from flask import url_for
 
+from ..casing import sentence_case
 from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
 from ..text import is_all_caps, name_key
-from .casing import sentence_case
-from .context import absolute, base_url, game, loaded, store
+from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, excerpt, render_blocks, render_rules
 
 
 def term_href(game: Game, version: str | None = None):
     """Link builder for mentions: pinned pages link to the same version."""
 
+    built = site_urls()
+
     def href(target: Target) -> str:
-        if version:
-            return url_for("site.term_pinned", game=game.slug, version=version, slug=target.slug)
-        return url_for("site.term", game=game.slug, slug=target.slug)
+        return built.term(game.slug, target.slug, version)
 
     return href
 
@@ -34,12 +34,10 @@ def links_for(game: Game, version: VersionRow | None = None, self_slug: str | No
     pinned = version.label if version else None
     numbers = loaded().memo(("numbers", game.slug, target.ordinal), lambda: store().numbers_at(game, target.ordinal))
 
+    built = site_urls()
+
     def rule(number: str) -> str | None:
-        if number not in numbers:
-            return None
-        if pinned:
-            return url_for("site.rule_pinned", game=game.slug, version=pinned, number=number)
-        return url_for("site.rule", game=game.slug, number=number)
+        return built.rule(game.slug, number, pinned) if number in numbers else None
 
     linker = loaded().linker(game.id, game.slug, target.ordinal)
     return Links(linker, term_href(game, pinned), self_slug, rule if numbers else None)
@@ -56,18 +54,17 @@ def render_revision(
     term: TermRow,
     version: VersionRow | None,
     *,
+    cased: bool,
     id_prefix: str = "",
     asked: str | None = None,
 ) -> str:
-    """A revision's text block by block, with its lasting anchors; ALL CAPS sources in sentence case."""
-    caps = is_all_caps(revision.text[:400])
-    names = display_names(game) if caps else []
+    """A revision's text block by block, with its lasting anchors; ``cased``: an ALL CAPS source in sentence case."""
     return render_blocks(
         store().blocks(revision.id),
         links_for(game, version, term.slug),
         id_prefix=id_prefix,
         asked=asked,
-        shown=(lambda text: sentence_case(text, names)) if caps else str,
+        cased=cased,
     )
 
 
@@ -122,7 +119,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     subdefs = st.subdefs(revision.id)
     pin = target if pinned else None
     caps = is_all_caps(revision.text[:400])
-    html = render_revision(game, revision, term, pin)
+    html = render_revision(game, revision, term, pin, cased=caps)
     definition = None
     if not revision.text.strip() and revision.redirect:
         found = answers.resolved_definition(st, game, revision)

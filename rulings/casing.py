@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text import ACRONYMS, is_all_caps, title_case
+from .text import ACRONYMS, is_all_caps, title_case
 
 _VOWELS = set("aeiouy")
 
