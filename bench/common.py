@@ -22,14 +22,14 @@ def built_store(corpus: Path = ROOT / "corpus") -> tuple[Store, Path]:
     return Store(report.build), report.build
 
 
-def timed(fn, repeat: int) -> list[float]:
-    """Wall-clock milliseconds of ``repeat`` calls (after one warm-up call)."""
+def timed(fn, repeat: int, clock=time.perf_counter) -> list[float]:
+    """Milliseconds of ``repeat`` calls (after one warm-up call): wall clock, or ``time.process_time`` for CPU."""
     fn()
     out = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        out.append((time.perf_counter() - start) * 1000)
+        out.append((clock() - start) * 1000)
     return out
 
 
@@ -51,22 +51,12 @@ HOSTILE = {
 }
 
 
-def cpu_ms(fn, repeat: int) -> list[float]:
-    """CPU milliseconds (this process) of ``repeat`` calls, after one warm-up call."""
-    fn()
-    out = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        out.append((time.process_time() - start) * 1000)
-    return out
-
-
 def cost_report(searcher, ordinary: list[str], repeat: int = 5) -> str:
     """The cost model's figure: the worst query's median CPU time against an ordinary query's, across all games."""
-    usual = statistics.median([t for q in ordinary for t in cpu_ms(lambda q=q: searcher.search(q), repeat)])
+    cpu = time.process_time
+    usual = statistics.median([t for q in ordinary for t in timed(lambda q=q: searcher.search(q), repeat, cpu)])
     lines = [f"ordinary query (median of {len(ordinary)}): {usual:.1f} ms CPU"]
     for name, query in HOSTILE.items():
-        worst = statistics.median(cpu_ms(lambda q=query: searcher.search(q), repeat))
+        worst = statistics.median(timed(lambda q=query: searcher.search(q), repeat, cpu))
         lines.append(f"{name:<16} {worst:7.1f} ms CPU  ({worst / usual:.1f}x ordinary)")
     return "\n".join(lines)
