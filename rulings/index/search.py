@@ -304,8 +304,6 @@ class Searcher:
         better, better_coverage = self.run(fixed, filters, limit, version, game)
         if better and better_coverage >= max(0.5, coverage + 0.25):
             results.did_you_mean, results.corrected, results.hits = fixed, True, better
-        elif better and better_coverage > coverage:
-            results.did_you_mean = fixed
 
     def complete_last_word(self, text: str) -> str:
         """Search as you type: earlier words spelled right, the last one completed from the index's words."""
