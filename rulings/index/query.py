@@ -29,7 +29,7 @@ MAX_PHRASE_WORDS = 6
 MAX_ALTERNATIVES = 12  # synonym and word-family alternatives, all words together
 MAX_FAMILY = 3  # family words per word
 FAMILY_SCAN = 40  # lexicon entries looked at to find a word's family
-BUDGET = 120_000  # postings per query, all clauses together
+BUDGET = 40_000  # postings per query, all clauses together
 COMMON = 0.15  # a word in more than this share of texts is searched in names only (if rarer words are typed)
 COMMON_FLOOR = 200  # ... and in more texts than this (below it, walking them costs nothing)
 
@@ -178,7 +178,8 @@ class Planner:
 
         def offer(tier: int, fieldname: str, term: str, boost: float) -> None:
             postings = self.df(fieldname, term)
-            if postings and (rare_limit is None or fieldname in ("title", "names", "pairs") or postings <= rare_limit):
+            # across every game only telling words are searched (in names too: "card" names thousands of entries)
+            if postings and (rare_limit is None or fieldname == "pairs" or postings <= rare_limit):
                 candidates.append((tier, postings, Q.Term(fieldname, term, boost=boost)))
 
         if broad and name_key:
