@@ -83,6 +83,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
             url=url,
             aliases=json.dumps([n for n in names if n != revision.name]),
             version=revision.version,
+            number=term.number,
         )
         yield entry
         if latest:
@@ -163,8 +164,7 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
 
 
 def blocks_of(store: Store, revision) -> list[tuple[str, str | None, str]]:
-    """(anchor, rule number, text) of each block of a revision's text, in order, with the anchors its
-    pages use (``graph/anchors.py``): a passage hit links to the block that answers."""
+    """(anchor, rule number, text) of each block of a revision's text, in order, with the anchors pages use."""
     return [(block.anchor, block.number, block.text) for block in store.blocks(revision.id)]
 
 
