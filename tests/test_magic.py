@@ -76,6 +76,16 @@ def test_a_subrule_as_in_force_on_a_date(magic_cli):
     assert "any remaining damage" in before and "any excess damage" in data["text"]
 
 
+def test_a_subrule_diffs_by_its_number(magic_cli):
+    data, code = magic_cli.json("diff", GAME, "702.19b", "2020-01-22", "2021-02-02")
+    assert code == 0 and data["changed"] is True and data["to_revision"] == "2020-04-17"
+    deleted = "".join(op["text"] for op in data["ops"] if op["op"] == "delete")
+    inserted = "".join(op["text"] for op in data["ops"] if op["op"] == "insert")
+    assert "remaining" in deleted and "excess" in inserted
+    same, _ = magic_cli.json("diff", GAME, "702.19b", "2020-04-17", "2022-11-18")
+    assert same["changed"] is False
+
+
 def alnum(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.lower())
 
