@@ -11,7 +11,7 @@ from ..casing import sentence_case
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument, Ruling, blocks_markdown
 from ..ingest.source import Source
-from ..text import comparable, is_all_caps, name_key, slugify, split_qualifier
+from ..text import comparable, fold, is_all_caps, name_key, slugify, split_qualifier
 from . import inline
 from .citations import rule_references
 from .history import Assembly
@@ -102,6 +102,7 @@ def write_game(
     terms = term_order(assembly.terms, writer.ordinals)
     write_terms(writer, terms)
     write_names(writer, terms)
+    write_completions(writer, manifest.slug)
     write_revisions(writer, terms)
     write_contents(writer, assembly.versions)
     linker = game_linker(conn, writer.game_id)
@@ -230,6 +231,21 @@ def write_names(writer: Writer, terms: list[Term]) -> None:
             writer.cur.execute(
                 "INSERT INTO slug_aliases (game_id, slug, term_id) VALUES (?,?,?)", (writer.game_id, slug, tid)
             )
+
+
+def write_completions(writer: Writer, game_slug: str) -> None:
+    """The names search completes as they are typed: glossary names and aliases and the titles of versioned
+    sections, each under its folded words and under each later word (``completions``)."""
+    rows = writer.cur.execute(
+        "SELECT n.name, t.slug, t.id FROM term_names n JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? "
+        "AND n.how IN ('name', 'alias') AND (t.kind != 'section' OR t.lineage = ?)",
+        (writer.game_id, VERSIONED),
+    ).fetchall()
+    keys = set()
+    for name, slug, term_id in rows:
+        words = fold(name).lower().split()
+        keys.update((" ".join(words[i:]), game_slug, slug, term_id) for i in range(len(words)))
+    writer.cur.executemany("INSERT OR IGNORE INTO completions (key, game, slug, term_id) VALUES (?,?,?,?)", keys)
 
 
 def write_revisions(writer: Writer, terms: list[Term]) -> None:
@@ -461,6 +477,7 @@ def delete_game(conn: sqlite3.Connection, slug: str) -> None:
         f"DELETE FROM revisions WHERE term_id IN ({terms})",
         f"DELETE FROM term_names WHERE term_id IN ({terms})",
         "DELETE FROM slug_aliases WHERE game_id = ?",
+        "DELETE FROM completions WHERE game = (SELECT slug FROM games WHERE id = ?)",
         "DELETE FROM terms WHERE game_id = ?",
         "DELETE FROM versions WHERE game_id = ?",
         "DELETE FROM furniture WHERE document_id IN (SELECT id FROM documents WHERE game_id = ?)",

@@ -67,6 +67,17 @@ CREATE TABLE term_names (
 CREATE INDEX term_names_key ON term_names(key);
 CREATE INDEX term_names_term ON term_names(term_id);
 
+-- Search as you type (index/completion.py): every name worth completing, under its folded words and
+-- under each later word ("villain phase", "phase"), for range scans by prefix across games or in one.
+CREATE TABLE completions (
+    key TEXT NOT NULL,
+    game TEXT NOT NULL,                      -- the game's slug
+    slug TEXT NOT NULL,                      -- the term's slug
+    term_id INTEGER NOT NULL REFERENCES terms(id),
+    PRIMARY KEY (key, game, slug)
+) WITHOUT ROWID;
+CREATE INDEX completions_game ON completions(game, key, slug);
+
 -- Other slugs that lead to a term (aliases, former names): links never rot.
 CREATE TABLE slug_aliases (
     game_id INTEGER NOT NULL REFERENCES games(id),

@@ -288,14 +288,25 @@ class Store:
         marks = ",".join("?" * len(roles))
         return [r[0] for r in self.q(f"SELECT name FROM term_names WHERE how IN ({marks})", *roles)]
 
-    def completion_names(self) -> list[tuple[str, str, str, str, str, str]]:
-        """(name, term name, term slug, game slug, term kind, game name) of every name worth completing:
-        glossary names and aliases and titles of versioned sections, best-ranked names first."""
-        return self.q(
-            "SELECT n.name, t.name, t.slug, g.slug, t.kind, g.name FROM term_names n "
-            "JOIN terms t ON t.id = n.term_id JOIN games g ON g.id = t.game_id WHERE n.how IN ('name', 'alias') "
-            "AND (t.kind != 'section' OR t.lineage = 'versioned') ORDER BY n.rank"
+    def completion_keys(self, start: str, game: str | None, limit: int, before: bool = False) -> list[tuple]:
+        """(key, game slug, term slug, term id) of the completion keys from ``start`` on in key order (the
+        ones before it, nearest first, with ``before``), in one game or across all, at most ``limit``."""
+        where, order = ("key < ?", "DESC") if before else ("key >= ?", "")
+        if game is None:
+            sql = f"SELECT key, game, slug, term_id FROM completions WHERE {where} ORDER BY key {order}, game {order}"
+            return self.q(f"{sql}, slug {order} LIMIT ?", start, limit)
+        sql = f"SELECT key, game, slug, term_id FROM completions WHERE game = ? AND {where} ORDER BY key {order}"
+        return self.q(f"{sql}, slug {order} LIMIT ?", game, start, limit)
+
+    def completion_entries(self, term_ids: list[int]) -> dict[int, tuple[str, str, str]]:
+        """term id -> (display name, kind, game name) for completions found."""
+        marks = ",".join("?" * len(term_ids))
+        rows = self.q(
+            "SELECT t.id, t.name, t.kind, g.name FROM terms t JOIN games g ON g.id = t.game_id "
+            f"WHERE t.id IN ({marks})",
+            *term_ids,
         )
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def aliases(self, term: TermRow) -> list[str]:
         out = []
