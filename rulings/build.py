@@ -52,6 +52,7 @@ class BuildReport:
     counts: dict = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     state: dict = field(default_factory=dict)  # what the next incremental build compares against
+    phases: dict = field(default_factory=dict)  # seconds spent on the graph and on the index
 
     def as_dict(self) -> dict:
         return {
@@ -154,6 +155,7 @@ def _locked_build(settings: Settings, progress, incremental: bool, only_if_stale
                         "counts": report.counts,
                         "corpus": str(settings.corpus),
                         **report.state,
+                        "phases": {name: round(seconds, 3) for name, seconds in report.phases.items()},
                         "files": checksums(work, trusted),
                     },
                     indent=2,
@@ -192,6 +194,7 @@ def _link_tree(source: Path, target: Path) -> None:
 
 def _build_into(work: Path, settings: Settings, progress, previous: Path | None) -> BuildReport:
     report = BuildReport(work, 0.0)
+    started = time.perf_counter()
     games = discover_games(settings.corpus)
     if not games:
         raise CorpusError(str(settings.corpus), "no game folders in the corpus")
@@ -227,12 +230,15 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
         totals[table] = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
     conn.close()
     graph = Store(work)  # the finished graph, read as every reader does
+    report.phases["graph"] = time.perf_counter() - started
+    started = time.perf_counter()
     words = keep_words_key(graph)
     if incremental and words == before.get("keep_words"):
         _link_tree(previous / "index", work / "index")
         indexed = update_index(graph, work / "index", changed + removed, changed)
     else:
         indexed = write_index(graph, work / "index")
+    report.phases["index"] = time.perf_counter() - started
     totals.update(indexed=indexed, rebuilt_games=len(changed), removed_games=len(removed), incremental=incremental)
     report.counts = totals
     report.state = {"games": fingerprints, "code": code_fingerprint(), "keep_words": words}
