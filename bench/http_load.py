@@ -1,6 +1,7 @@
 """Bounded HTTP load against `rulings serve` on loopback: throughput, p50/p99 latency, errors.
 
     python bench/http_load.py [--clients 8] [--seconds 20] [--rebuild-at SECONDS] [--url http://host:port]
+                              [--hostile 8] [--store DIR --corpus DIR]
     python bench/http_load.py --compare [--clients 8] [--seconds 10] [--runs 3]
 
 Mixed traffic: term pages (latest and pinned), rulings, game homes, searches and API answers.
@@ -14,11 +15,16 @@ the same options, bench/hello_floor.py), term pages, the API's term JSON and sea
 computed), and the same term pages exported (`rulings export`) and served by nginx. Each scenario
 runs --runs times, the scenarios taking turns; it prints the median req/s, p50 and p99 and the ratio
 of the median req/s to the floor's.
+
+With --hostile N, the normal traffic runs twice, alone and then beside N clients sending the
+costliest requests within the limits (hostile_paths), and the normal p99s are compared.
+--store DIR serves an existing store (for instance the 1,678 games bench/scale.py builds).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import http.client
 import os
 import random
@@ -35,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rulings.build import build  # noqa: E402
+from rulings.builds import current_build  # noqa: E402
 from rulings.graph.store import Store  # noqa: E402
 from rulings.settings import Settings  # noqa: E402
 from rulings.urls import urls  # noqa: E402
@@ -70,40 +77,103 @@ def mixed_paths(store: Store, rng: random.Random) -> list[str]:
     return paths
 
 
-def run(url: str, paths: list[str], clients: int, seconds: float, rebuild=None) -> dict:
-    """``clients`` connections asking for ``paths`` at random for ``seconds``.
+def hostile_paths(store: Store) -> list[str]:
+    """The costliest requests a client can send within the limits (a query is cut at 200 characters).
 
-    ``rebuild`` = (at seconds, action): the action (a build) runs in the middle, and the first
-    request sent once it has published the new build is timed on a connection of its own."""
+    Searches across every game with many distinct short words (the issue's ``0 1 2 ... 65``), with
+    the commonest words of rulebooks, as one long quoted phrase, as typos to correct, with the
+    widest result window; completion of one letter; linkify of a post that is nothing but mentions;
+    the change report across a game's whole timeline. Nothing here is special-cased by the server.
+    """
+    common = (
+        "the card cards player players turn game play each may must take one two any other hand draw "
+        "deck discard pile action actions round phase points token tokens board space move attack"
+    )
+    typos = "victroy plaeyr cardz turnn discrad acton movment atack pionts boardd tokn roud phse drawn"
+    queries = [
+        " ".join(str(n) for n in range(66)),
+        common,
+        f'"{common[:190]}"',
+        typos,
+        " ".join(f"{a}{b}" for a in "abcdefghij" for b in "aeiou")[:199],
+    ]
+    paths = [f"/search?q={urllib.parse.quote(q)}" for q in queries]
+    paths += [f"/api/search?q={urllib.parse.quote(q)}&limit=100" for q in queries]
+    paths += ["/api/complete?q=a", "/api/complete?q=s&limit=20"]
+    games = sorted(store.games(), key=lambda g: -len(store.versions(g)))
+    if games:
+        game = games[0]
+        versions = store.versions(game)
+        paths.append(f"/api/{game.slug}/linkify?text={urllib.parse.quote('[[a]] ' * 1200)}")
+        paths.append(f"/{game.slug}/changes/{versions[0].label}..{versions[-1].label}")
+        paths.append(f"/search?q={urllib.parse.quote(queries[0])}&game={game.slug}&version={versions[0].label}")
+    return paths
+
+
+def client(url: str, paths: list[str], stop: float, seed: int, strict: bool = True) -> dict:
+    """One keep-alive client sending ``paths`` at random until ``stop``: its latencies, statuses, errors.
+
+    ``strict``: any 5xx, or a 404 outside term pages, is an error (normal traffic must all succeed).
+    """
     parsed = urllib.parse.urlparse(url)
+    rng = random.Random(seed)
+    conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
+    latencies, statuses, errors = [], collections.Counter(), []
+    while time.perf_counter() < stop:
+        path = rng.choice(paths)
+        start = time.perf_counter()
+        try:
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            statuses[response.status] += 1
+            if strict and (response.status >= 500 or response.status == 404 and "/terms/" not in path):
+                errors.append(f"{response.status} {path}")
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(f"{type(exc).__name__} {path[:120]}")
+            conn.close()
+            conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
+        latencies.append((time.perf_counter() - start) * 1000)
+    return {"latencies": latencies, "statuses": statuses, "errors": errors}
+
+
+def summary(results: list[dict], elapsed: float) -> dict:
+    latencies = sorted(ms for r in results for ms in r["latencies"])
+    return {
+        "requests": len(latencies),
+        "seconds": elapsed,
+        "rps": len(latencies) / elapsed,
+        "p50": statistics.median(latencies) if latencies else 0.0,
+        "p99": latencies[int(len(latencies) * 0.99)] if latencies else 0.0,
+        "statuses": sum((r["statuses"] for r in results), collections.Counter()),
+        "errors": [e for r in results for e in r["errors"]],
+    }
+
+
+def run(
+    url: str,
+    paths: list[str],
+    clients: int,
+    seconds: float,
+    rebuild=None,
+    hostile: list[str] | None = None,
+    hostile_clients: int = 0,
+) -> dict:
+    """``clients`` normal clients (and ``hostile_clients`` sending ``hostile``) for ``seconds``."""
     stop = time.perf_counter() + seconds
-    latencies: list[float] = []
-    errors: list[str] = []
+    results: list[dict] = []
+    hostile_results: list[dict] = []
     lock = threading.Lock()
 
-    def client(seed: int) -> None:
-        rng = random.Random(seed)
-        conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
-        mine, bad = [], []
-        while time.perf_counter() < stop:
-            path = rng.choice(paths)
-            start = time.perf_counter()
-            try:
-                conn.request("GET", path)
-                response = conn.getresponse()
-                response.read()
-                if response.status >= 500 or response.status == 404 and "/terms/" not in path:
-                    bad.append(f"{response.status} {path}")
-            except (OSError, http.client.HTTPException) as exc:
-                bad.append(f"{type(exc).__name__} {path}")
-                conn.close()
-                conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
-            mine.append((time.perf_counter() - start) * 1000)
+    def work(seed: int, chosen: list[str], into: list[dict], strict: bool) -> None:
+        result = client(url, chosen, stop, seed, strict)
         with lock:
-            latencies.extend(mine)
-            errors.extend(bad)
+            into.append(result)
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    threads = [threading.Thread(target=work, args=(i, paths, results, True)) for i in range(clients)]
+    threads += [
+        threading.Thread(target=work, args=(1000 + i, hostile, hostile_results, False)) for i in range(hostile_clients)
+    ]
     started = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -118,17 +188,10 @@ def run(url: str, paths: list[str], clients: int, seconds: float, rebuild=None) 
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - started
-    latencies.sort()
-    return {
-        "requests": len(latencies),
-        "seconds": elapsed,
-        "rps": len(latencies) / elapsed,
-        "p50": statistics.median(latencies),
-        "p99": latencies[int(len(latencies) * 0.99)],
-        "errors": errors,
-        "rebuild_seconds": rebuild_result,
-        "first_request_ms": first_request,
-    }
+    out = summary(results, elapsed) | {"rebuild_seconds": rebuild_result, "first_request_ms": first_request}
+    if hostile_clients:
+        out["hostile"] = summary(hostile_results, elapsed)
+    return out
 
 
 def first_request_ms(url: str, path: str) -> float:
@@ -208,28 +271,41 @@ def subprocess_run(env: dict, *args: str) -> None:
     subprocess.run([sys.executable, "-m", "rulings", *args], env=env, check=True, capture_output=True)
 
 
+def line(label: str, result: dict) -> str:
+    statuses = ", ".join(f"{code}: {count}" for code, count in sorted(result["statuses"].items()))
+    return (
+        f"{label}: {result['requests']} requests, {result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, "
+        f"p99 {result['p99']:.1f} ms ({statuses})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rebuild-at", type=float, default=None)
+    parser.add_argument("--hostile", type=int, default=0, help="clients sending the costliest requests")
     parser.add_argument("--url")
+    parser.add_argument("--store", type=Path, help="an existing store to serve (default: build the bundled corpus)")
+    parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
     parser.add_argument("--compare", action="store_true", help="the pages against the framework floor")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--threads", type=int, default=8, help="server threads (every server alike)")
     args = parser.parse_args()
-    corpus = ROOT / "corpus"
-    store_dir = Path(tempfile.mkdtemp(prefix="rulings-load-"))
+    corpus = args.corpus
+    store_dir = args.store or Path(tempfile.mkdtemp(prefix="rulings-load-"))
     settings = Settings.resolve(corpus, store_dir)
-    report = build(settings, progress=lambda _: None)
-    store = Store(report.build)
+    store = Store(current_build(store_dir) if args.store else build(settings, progress=lambda _: None).build)
     if args.compare:
         compare(args, settings, store)
         return
     paths = mixed_paths(store, random.Random(7))
     rebuild = (args.rebuild_at, lambda: build(settings, progress=lambda _: None)) if args.rebuild_at else None
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
-    with nullcontext(args.url) if args.url else running_server(env, SERVE + ("--threads", str(args.threads))) as url:
+    with nullcontext(args.url) if args.url else running_server(env, SERVE + ("--threads", str(args.threads)), timeout=600) as url:
+        if args.hostile:
+            hostile_mix(url, paths, hostile_paths(store), args)
+            return
         result = run(url, paths, args.clients, args.seconds, rebuild)
     print(
         f"{args.clients} clients x {args.seconds:.0f} s against {url}: {result['requests']} requests, "
@@ -241,6 +317,22 @@ def main() -> None:
     for error in result["errors"][:20]:
         print("  error:", error)
     sys.exit(1 if result["errors"] else 0)
+
+
+def hostile_mix(url: str, paths: list[str], hostile: list[str], args) -> None:
+    """Normal traffic alone, then beside ``args.hostile`` hostile clients: the normal p99 ratio."""
+    alone = run(url, paths, args.clients, args.seconds)
+    mixed = run(url, paths, args.clients, args.seconds, hostile=hostile, hostile_clients=args.hostile)
+    print(line(f"normal traffic alone, {args.clients} clients x {args.seconds:.0f} s", alone))
+    print(line(f"normal traffic beside {args.hostile} hostile clients", mixed))
+    print(line(f"the {args.hostile} hostile clients ({len(hostile)} kinds of request)", mixed["hostile"]))
+    print(
+        f"normal p99 with hostile clients / alone: {mixed['p99'] / alone['p99']:.2f}x; "
+        f"normal throughput {mixed['rps'] / alone['rps']:.2f}x; normal errors {len(alone['errors'] + mixed['errors'])}"
+    )
+    for error in (alone["errors"] + mixed["errors"])[:20]:
+        print("  error:", error)
+    sys.exit(1 if alone["errors"] or mixed["errors"] else 0)
 
 
 if __name__ == "__main__":

@@ -284,6 +284,10 @@ def search(
     "--backlog", default=ServerOptions.backlog, show_default=True, type=click.IntRange(1, 65535),
     help="Connections the kernel queues while the limit is reached.",
 )  # fmt: skip
+@click.option(
+    "--time-limit", default=ServerOptions.time_limit, show_default=True, type=click.FloatRange(0.1, 600),
+    help="Seconds of graph queries and index searches one request may take (then a 503).",
+)  # fmt: skip
 @click.pass_obj
 def serve(obj: CliState, **options) -> None:
     """Serve the site and the JSON API with waitress (production WSGI server)."""

@@ -32,3 +32,4 @@ class ServerOptions:
     connection_limit: int = 1000  # open connections, idle ones included; more wait in the backlog
     channel_timeout: int = 30  # seconds before an idle connection (or an unfinished request) is closed
     backlog: int = 1024  # connections the kernel queues while the limit is reached
+    time_limit: float = 5.0  # seconds of graph queries and index searches per request, then a 503

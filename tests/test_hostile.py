@@ -181,3 +181,18 @@ def test_linkify_output_is_escaped_in_html(client):
 def test_content_security_policy_on_every_kind_of_answer(client):
     for url in ("/", "/nope/", "/api/games", "/marvel-champions/feed.atom", "/static/style.css"):
         assert "default-src 'none'" in client.get(url).headers["Content-Security-Policy"]
+
+
+def test_work_past_the_time_limit_is_a_503(app, client):
+    """Graph queries (SQLite's progress handler) and index searches stop at the request's time limit."""
+    limit = app.config["TIME_LIMIT"]
+    app.config["TIME_LIMIT"] = 1e-9  # spent before any work starts
+    try:
+        search = client.get("/api/search?q=guard")
+        listing = client.get("/api/marvel-champions/terms")  # hundreds of queries, some long
+    finally:
+        app.config["TIME_LIMIT"] = limit
+    assert search.status_code == 503 and search.headers["Retry-After"] == "1"
+    assert "needed more than the 1e-09 s one may take" in search.get_json()["message"]
+    assert listing.status_code == 503
+    assert client.get("/api/search?q=guard").status_code == 200  # the next request has its own time

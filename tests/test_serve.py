@@ -55,6 +55,7 @@ def serve(env: dict, *args: str):
         (("--connection-limit", "0"), "'--connection-limit': 0 is not in the range"),
         (("--channel-timeout", "0"), "'--channel-timeout': 0 is not in the range"),
         (("--backlog", "-1"), "'--backlog': -1 is not in the range"),
+        (("--time-limit", "0"), "'--time-limit': 0.0 is not in the range 0.1<=x<=600"),
     ],
 )
 def test_out_of_range_options_are_usage_errors(env, args, message):

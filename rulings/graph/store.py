@@ -8,7 +8,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import deadline
 from ..text import name_key, slugify
+
+PROGRESS_EVERY = 20_000  # SQLite virtual-machine steps between checks of the request's time limit
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+            conn.set_progress_handler(deadline.expired, PROGRESS_EVERY)  # a query past the limit is interrupted
             self._local.conn = conn
         return conn
 

@@ -24,7 +24,9 @@ from pathlib import Path
 from whoosh import collectors
 from whoosh import query as Q
 from whoosh.filedb.filestore import FileStorage
+from whoosh.searching import TimeLimit
 
+from .. import deadline
 from ..graph.store import Store
 from ..text import name_key
 from ..urls import urls
@@ -170,6 +172,29 @@ class _Group:
     passage_score: float = 0.0
     present: dict = field(default_factory=dict)  # query word -> credit (1: the word itself, less: an alternative)
     rank: int = 1 << 30
+
+
+class TimeLimited(collectors.WrappingCollector):
+    """Stops a search once the request's time limit (``rulings.deadline``) has passed.
+
+    Whoosh's own TimeLimitCollector starts a timer thread for every search (a few hundred
+    microseconds each here) or needs SIGALRM, which only the main thread may use; this looks at
+    the clock every ``CHECK_EVERY`` matches instead (block-quality skipping is the child's and stays).
+    """
+
+    CHECK_EVERY = 256
+
+    def collect_matches(self):
+        if deadline.expired():
+            raise TimeLimit
+        for number, sub_docnum in enumerate(self.child.matches(), 1):
+            if number % self.CHECK_EVERY == 0 and deadline.expired():
+                raise TimeLimit
+            self.child.collect(sub_docnum)
+
+
+def _time_limited(collector):
+    return collector if deadline.remaining() is None else TimeLimited(collector)
 
 
 class Searcher:
@@ -495,10 +520,10 @@ class Searcher:
         """
         if filters is None:
             collector = collectors.TopCollector(size, usequality=True)
-            searcher.search_with_collector(query, collector)
+            searcher.search_with_collector(query, _time_limited(collector))
         else:
             collector = collectors.TopCollector(size, usequality=False, replace=0)
-            searcher.search_with_collector(Q.Require(query, filters), collector)
+            searcher.search_with_collector(Q.Require(query, filters), _time_limited(collector))
         results = collector.results()
         # Not list(results): its len() would run the whole query again just to count matches.
         hits = [results[i] for i in range(results.scored_length())]

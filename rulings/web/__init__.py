@@ -9,8 +9,9 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, redirect, request
 
+from .. import deadline
 from ..errors import BadRequest
-from ..settings import Settings
+from ..settings import ServerOptions, Settings
 from . import errors
 from .cache import DEFAULT_MIB, LOADED, AnswerCache
 from .context import site_urls
@@ -46,6 +47,8 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     current = Current(Path(settings.store), app.logger, app.config["ANSWER_CACHE_BYTES"], warmer(app))
     app.extensions["rulings"] = current
     app.wsgi_app = AnswerCache(app.wsgi_app, current.get, lambda: app.config["BASE_URL"])
+    app.before_request(start_time_limit)
+    app.teardown_request(end_time_limit)
     app.before_request(check_host)
     app.before_request(open_build)
     app.after_request(security_headers)
@@ -65,6 +68,7 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         STATIC_EXPORT=static_export,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         TEMPLATES_AUTO_RELOAD=False,
+        TIME_LIMIT=None if static_export else ServerOptions.time_limit,  # seconds of work per request
         # Canonical links, citations and feeds use it rather than the Host header, which a client can forge.
         BASE_URL=os.environ.get("RULINGS_BASE_URL") or None,
         # Answers kept per build (cache.py); an export asks for each page once.
@@ -83,6 +87,15 @@ def cache_mib() -> int:
     if not value.isdigit():
         raise BadRequest(f"RULINGS_CACHE_MIB must be a whole number of MiB, not {value!r}")
     return int(value)
+
+
+def start_time_limit() -> None:
+    """The request's work (graph queries, index searches) stops past ``TIME_LIMIT`` (``rulings.deadline``)."""
+    deadline.start(current_app.config["TIME_LIMIT"])
+
+
+def end_time_limit(_error=None) -> None:
+    deadline.clear()  # the thread serves other requests next
 
 
 def open_build() -> None:

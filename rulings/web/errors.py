@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadHost, HTTPException
 
+from .. import deadline
 from ..errors import RulingsError
 
 PLAIN_TEXT = "text/plain; charset=utf-8"
@@ -39,6 +40,10 @@ def handle(error: Exception):
         return error_response(error.code or 500, {"status": "error", "message": error.description or "Not found"})
     if isinstance(error, RulingsError):
         return error_response(error.http_status, error.to_dict())
+    if deadline.expired():  # an interrupted graph query or index search: the request ran out of time
+        limit = current_app.config["TIME_LIMIT"]
+        message = f"This request needed more than the {limit:g} s one may take; try a shorter query."
+        return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
     if current_app.extensions["rulings"].recheck():  # the build's files were damaged under this request
         message = "The build being served was damaged; the next request is answered from an intact one."
         return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})

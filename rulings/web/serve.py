@@ -40,6 +40,7 @@ class SecureChannel(HTTPChannel):
 
 def create(app, options: ServerOptions):
     """A waitress server listening as ``options`` say (not yet running); one clear error if it cannot."""
+    app.config["TIME_LIMIT"] = options.time_limit
     _provide_descriptors(options.connection_limit)
     try:
         server = create_server(
