@@ -27,33 +27,10 @@ from common import ROOT
 from rulings.build import build
 from rulings.builds import current_build
 from rulings.settings import Settings
+from tests.damage import DAMAGE, truncate
 from tests.server import running_server
 
 CORPUS = ROOT / "corpus"
-
-
-def index_file(build_dir: Path, suffix: str = ".seg") -> Path:
-    return max((p for p in (build_dir / "index").iterdir() if p.name.endswith(suffix)), key=lambda p: p.stat().st_size)
-
-
-def truncate(path: Path, keep: float = 0.5) -> None:
-    os.truncate(path, int(path.stat().st_size * keep))
-
-
-def garble(path: Path) -> None:
-    with open(path, "r+b") as handle:
-        handle.seek(path.stat().st_size // 2)
-        handle.write(b"\xde\xad\xbe\xef" * 1024)
-
-
-DAMAGE = {
-    "graph.sqlite truncated to half": lambda b: truncate(b / "graph.sqlite"),
-    "graph.sqlite garbled (same size)": lambda b: garble(b / "graph.sqlite"),
-    "largest index segment deleted": lambda b: index_file(b).unlink(),
-    "largest index segment truncated": lambda b: truncate(index_file(b)),
-    "index table of contents deleted": lambda b: index_file(b, ".toc").unlink(),
-    "build.json garbled": lambda b: (b / "build.json").write_text("{"),
-}
 
 
 def rulings(env: dict, *args: str, prefix: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess, float]:

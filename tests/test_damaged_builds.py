@@ -23,6 +23,7 @@ from rulings.settings import Settings
 from rulings.web.state import Current
 
 from .conftest import CORPUS, assert_clean_exit, write_game
+from .damage import DAMAGE, index_file, truncate
 from .server import running_server
 
 TOML = '[game]\nname = "Tiny"\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\ntitle = "Rules"\n'
@@ -33,31 +34,6 @@ def run(corpus: Path, store: Path, *args: str):
     result = CliRunner().invoke(main, ["--corpus", str(corpus), "--store", str(store), *args])
     assert_clean_exit(result)
     return result
-
-
-def index_file(build: Path, suffix: str = ".seg") -> Path:
-    return max((p for p in (build / "index").iterdir() if p.name.endswith(suffix)), key=lambda p: p.stat().st_size)
-
-
-def truncate(path: Path, keep: float = 0.5) -> None:
-    os.truncate(path, int(path.stat().st_size * keep))
-
-
-def garble(path: Path) -> None:
-    """Same size, different bytes in the middle (a bad sector, a stray write)."""
-    with open(path, "r+b") as handle:
-        handle.seek(path.stat().st_size // 2)
-        handle.write(b"\xde\xad\xbe\xef" * 1024)
-
-
-DAMAGE = {
-    "truncated graph": lambda b: truncate(b / "graph.sqlite"),
-    "garbled graph": lambda b: garble(b / "graph.sqlite"),
-    "missing index segment": lambda b: index_file(b).unlink(),
-    "truncated index segment": lambda b: truncate(index_file(b)),
-    "missing index table of contents": lambda b: index_file(b, ".toc").unlink(),
-    "garbled build.json": lambda b: (b / "build.json").write_text("{"),
-}
 
 
 @pytest.fixture
@@ -308,3 +284,18 @@ def status_of(url: str) -> int:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
+
+
+def test_a_searcher_reads_its_own_copy_of_the_index(store_dir, tmp_path):
+    """The files a searcher opened are private in-memory copies: truncating them on disk (which
+    would SIGBUS a process mapping them) changes nothing for the searcher that has them open."""
+    from rulings.index.search import Searcher
+
+    store = tmp_path / "store"
+    shutil.copytree(store_dir, store, symlinks=True)
+    searcher = Searcher(current_build(store))
+    before = [(h.title, h.url) for h in searcher.search("guard", limit=5).hits]
+    for segment in (current_build(store) / "index").glob("*.seg"):
+        truncate(segment, keep=0.01)
+    assert [(h.title, h.url) for h in searcher.search("guard", limit=5).hits] == before
+    assert searcher.search("villain phase").hits

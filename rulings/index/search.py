@@ -23,7 +23,6 @@ from pathlib import Path
 
 from whoosh import collectors
 from whoosh import query as Q
-from whoosh.filedb.filestore import FileStorage
 from whoosh.searching import TimeLimit
 
 from .. import deadline
@@ -34,6 +33,7 @@ from .completion import Completions
 from .lexicon import LEXICON, Synonyms
 from .query import Plan, Planner, common_limit
 from .schema import QUESTION_WORDS, word_analyzer
+from .storage import index_storage
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
@@ -206,9 +206,7 @@ class Searcher:
         from .writer import HISTORY, MAIN
 
         self.build = build
-        # Read with plain file reads, not mmap: a segment truncated under a running server would
-        # kill it with SIGBUS; read() just comes up short, an error the server recovers from.
-        storage = FileStorage(str(build / "index"), supports_mmap=False, readonly=True)
+        storage = index_storage(build / "index")  # private copies: a file truncated on disk cannot SIGBUS us
         self.ix = storage.open_index(MAIN)
         self.history = storage.open_index(HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
