@@ -285,6 +285,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rebuild-at", type=float, default=None)
     parser.add_argument("--hostile", type=int, default=0, help="clients sending the costliest requests")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds of normal traffic before measuring")
     parser.add_argument("--url")
     parser.add_argument("--store", type=Path, help="an existing store to serve (default: build the bundled corpus)")
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
@@ -303,6 +304,7 @@ def main() -> None:
     rebuild = (args.rebuild_at, lambda: build(settings, progress=lambda _: None)) if args.rebuild_at else None
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
     with nullcontext(args.url) if args.url else running_server(env, SERVE + ("--threads", str(args.threads)), timeout=600) as url:
+        run(url, paths, args.clients, args.warmup)  # every server thread opens the build before it is timed
         if args.hostile:
             hostile_mix(url, paths, hostile_paths(store), args)
             return
