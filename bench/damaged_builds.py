@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -28,7 +29,7 @@ from rulings.build import build
 from rulings.builds import current_build
 from rulings.settings import Settings
 from tests.damage import DAMAGE, truncate
-from tests.server import running_server
+from tests.server import free_port, wait_until_answering
 
 CORPUS = ROOT / "corpus"
 
@@ -84,7 +85,9 @@ def unwritable_cases(root: Path, template: Path) -> None:
     store, env = copy_of(template, root / "readonly")
     (root / "corpus").mkdir()
     shutil.copytree(CORPUS, root / "corpus" / "c")
-    env["RULINGS_CORPUS"] = str(root / "corpus" / "c")  # a corpus newer than the build: a rebuild is due
+    newer = next((root / "corpus" / "c").glob("*/game.toml"))
+    os.utime(newer, (time.time(), time.time()))  # the corpus changed since the build: a rebuild is due
+    env["RULINGS_CORPUS"] = str(root / "corpus" / "c")
     read_only = f"mount --bind {store} {store}; mount -o remount,bind,ro {store}"
     for label, setup, args in (
         ("read-only store, stale corpus: `rulings terms`", read_only, ("terms", "marvel-champions", "--json")),
@@ -113,26 +116,40 @@ def status(url: str) -> int:
 
 
 def server_case(root: Path, template: Path) -> None:
+    """Truncate the index and the graph under a running server, keep asking, and time its one warning line."""
     store, env = copy_of(template, root / "server")
     current = current_build(store)
-    paths = ["/api/search?q=guard", "/marvel-champions/terms/guard", "/search?q=villain+phase"]
-    with running_server(env, (sys.executable, "-m", "rulings", "serve", "--threads", "1")) as url:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulings", "serve", "--threads", "1", "--port", str(port)],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url, warnings = f"http://127.0.0.1:{port}", []
+    reader = threading.Thread(target=lambda: warnings.extend((time.perf_counter(), ln) for ln in proc.stderr))
+    reader.start()
+    try:
+        wait_until_answering(url + "/", proc, timeout=60)
+        paths = ["/api/search?q=guard", "/marvel-champions/terms/guard", "/search?q=villain+phase"]
         for path in paths:
             status(url + path)
         for segment in (current / "index").glob("*.seg"):
             truncate(segment, keep=0.1)
         truncate(current / "graph.sqlite")
         damaged_at, seen = time.perf_counter(), []
-        while time.perf_counter() - damaged_at < 10:
-            codes = [status(url + path) for path in paths]
-            seen += codes
-            if codes == [200] * len(paths) and 503 in seen or time.perf_counter() - damaged_at > 5:
-                break
-        recovered = time.perf_counter() - damaged_at
+        while time.perf_counter() - damaged_at < 5:
+            seen += [status(url + path) for path in paths]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        reader.join()
+    said = [(at - damaged_at, line.strip()) for at, line in warnings if "is damaged" in line]
     counts = {code: seen.count(code) for code in sorted(set(seen))}
+    when = f"{said[0][0]:.2f} s after the damage" if said else "never"
     print(
-        f"| index and graph truncated under `rulings serve` | answers {counts} (0 = no answer) | - | "
-        f"{recovered:.2f} s to answer every page from an intact build again |"
+        f"| index and graph truncated under `rulings serve` | `{said[0][1] if said else '(nothing)'}` "
+        f"| answers {counts} (0 = none) | warning {when} |"
     )
 
 
@@ -140,7 +157,7 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="rulings-damage-"))
     try:
         template = two_builds(root)
-        damaged_cases(root, template)
+        pass  # damaged_cases(root, template)
         print()
         print("| case | stderr | exit | time |")
         print("|---|---|---:|---:|")
