@@ -303,7 +303,8 @@ def main() -> None:
     paths = mixed_paths(store, random.Random(7))
     rebuild = (args.rebuild_at, lambda: build(settings, progress=lambda _: None)) if args.rebuild_at else None
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
-    with nullcontext(args.url) if args.url else running_server(env, SERVE + ("--threads", str(args.threads)), timeout=600) as url:
+    serving = running_server(env, SERVE + ("--threads", str(args.threads)), timeout=600)
+    with nullcontext(args.url) if args.url else serving as url:
         run(url, paths, args.clients, args.warmup)  # every server thread opens the build before it is timed
         if args.hostile:
             hostile_mix(url, paths, hostile_paths(store), args)
