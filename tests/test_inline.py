@@ -21,10 +21,10 @@ def test_a_linker_picks_from_the_candidates_of_a_wider_linker_what_it_finds_itse
     narrow = Linker([(name, Target(name.lower(), None, name)) for name in ("Villain", "Phase", "Scheme")])
     text = "During the villain phase, the main scheme and each SCHEME's attacks: villain-phase, villain/phase."
     candidates = wide.candidates(text)
-    assert narrow.pick(candidates) == narrow.find(text)
-    assert wide.pick(candidates) == wide.find(text)
-    assert [text[s:e] for s, e, _ in narrow.find(text)] == ["villain", "phase", "scheme", "SCHEME"]
-    assert [text[s:e] for s, e, _ in wide.find(text)] == [
+    assert narrow.pick(text, candidates) == narrow.find(text)
+    assert wide.pick(text, candidates) == wide.find(text)
+    assert [text[m.start : m.end] for m in narrow.find(text)] == ["villain", "phase", "scheme", "SCHEME"]
+    assert [text[m.start : m.end] for m in wide.find(text)] == [
         "villain phase", "main scheme", "SCHEME", "attacks", "villain-phase", "villain/phase"
     ]  # fmt: skip
 

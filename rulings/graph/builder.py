@@ -93,8 +93,14 @@ def write_game(
     """Write one assembled game: documents, versions, terms, revisions, edges, rulings, diagnostics."""
     cur = conn.cursor()
     cur.execute(
-        "INSERT INTO games (slug, name, aliases, vocabulary) VALUES (?, ?, ?, ?)",
-        (manifest.slug, manifest.name, _json(manifest.aliases), _json(manifest.vocabulary)),
+        "INSERT INTO games (slug, name, aliases, vocabulary, links) VALUES (?, ?, ?, ?, ?)",
+        (
+            manifest.slug,
+            manifest.name,
+            _json(manifest.aliases),
+            _json(manifest.vocabulary),
+            _json({"stop": manifest.link_stop} if manifest.link_stop else {}),
+        ),
     )
     writer = Writer(conn, cur, cur.lastrowid)
     write_documents(writer, sources)
@@ -108,7 +114,7 @@ def write_game(
     linker = game_linker(conn, writer.game_id)
     write_edges(writer, terms, linker)
     write_rulings(writer, assembly.documents.ordered(), {t.slug: writer.term_id(t) for t in terms}, linker)
-    write_inline(writer, linker)
+    write_inline(writer, game_linker(conn, writer.game_id, cards=True))  # card names are known by now
     write_diagnostics(writer, manifest.slug, sources, assembly)
 
 

@@ -7,7 +7,8 @@ CREATE TABLE games (
     slug TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL,
     aliases TEXT NOT NULL DEFAULT '[]',         -- JSON list
-    vocabulary TEXT NOT NULL DEFAULT '{}'       -- JSON: what players say -> rules words (search expansions)
+    vocabulary TEXT NOT NULL DEFAULT '{}',      -- JSON: what players say -> rules words (search expansions)
+    links TEXT NOT NULL DEFAULT '{}'            -- JSON: {"stop": [...]} names linked only where written as names
 );
 
 CREATE TABLE documents (

@@ -70,6 +70,7 @@ class GameManifest:
     renames: list[Rename] = field(default_factory=list)
     spellings: dict[str, str] = field(default_factory=dict)
     vocabulary: dict[str, list[str]] = field(default_factory=dict)  # what players say -> words the rules use
+    link_stop: list[str] = field(default_factory=list)  # names linked only where written as names ("play")
     versions: list[dict] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -133,7 +134,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
     """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line.
 
     One validator per table: ``[game]``, ``[[documents]]``, ``[[renames]]``, ``[spellings]``,
-    ``[vocabulary]``, ``[[versions]]``, ``[[corrections]]``.
+    ``[vocabulary]``, ``[links]``, ``[[versions]]``, ``[[corrections]]``.
     """
     where = f"{game_dir.name}/{MANIFEST}"
     text, data = _read_toml(game_dir / MANIFEST, where)
@@ -155,6 +156,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         renames=_renames(data, where, text),
         spellings=_spellings(data, where, text),
         vocabulary=_vocabulary(data, where, text),
+        link_stop=_link_stop(data, where, text),
         versions=_versions(data, where, text),
         corrections=_corrections(data, where, text, {d.file for d in documents}),
     )
@@ -364,6 +366,22 @@ def _vocabulary(data: dict, where: str, text: str) -> dict[str, list[str]]:
             _line_of(text, "[vocabulary]"),
         )
     return {k: [v] if isinstance(v, str) else list(v) for k, v in vocabulary.items()}
+
+
+def _link_stop(data: dict, where: str, text: str) -> list[str]:
+    """``[links] stop = ["play", "uses"]``: names that are everyday words in the game's prose, so running
+    text links them only where it writes them as names (quoted, or capitalised in mid-sentence)."""
+    links = data.get("links", {})
+    stop = links.get("stop", []) if isinstance(links, dict) else None
+    if (
+        not isinstance(links, dict)
+        or set(links) - {"stop"}
+        or not isinstance(stop, list)
+        or not all(isinstance(word, str) and word.strip() for word in stop)
+    ):
+        message = '[links] takes stop = ["play", "uses"]: names linked only where written as names'
+        raise CorpusError(where, message, _line_of(text, "[links]"))
+    return [" ".join(word.lower().split()) for word in stop]
 
 
 def _versions(data: dict, where: str, text: str) -> list[dict]:

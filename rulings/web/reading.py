@@ -97,7 +97,7 @@ def document_html(doc: Document) -> str:
     def render() -> str:
         out = []
         for part in doc.parts:
-            links = views.links_for(doc.game, doc.version, part.term.slug)
+            links = views.links_for(doc.game, doc.version, part.term)
             out.append(render_blocks(part.blocks, links, id_prefix=part.block_prefix()))
         return "\x00".join(out)
 
@@ -171,7 +171,7 @@ def rule_html(page: RulePage) -> list[str]:
     return [
         render_blocks(
             part.blocks,
-            views.links_for(page.game, page.version if page.pinned else None, part.term.slug),
+            views.links_for(page.game, page.version if page.pinned else None, part.term),
             asked=page.located.block,
         )
         for part in page.parts

@@ -22,12 +22,17 @@ RuleLink = Callable[[str], str | None]  # a rule number -> its URL, or None when
 
 @dataclass(frozen=True)
 class Links:
-    """How a text's mentions become links: terms by name, numbered rules by number."""
+    """How a text's mentions become links: terms by name, numbered rules by number.
+
+    ``self_slug`` and ``self_names`` are the page's own term: its mentions are never links (a page
+    titled "Attack (Enemy Activation)" does not link its "attack"s away).
+    """
 
     linker: Linker | None = None
     href: Callable[[Target], str] | None = None
     self_slug: str | None = None
     rule: RuleLink | None = None
+    self_names: frozenset[str] = frozenset()
 
 
 def render_rules(markdown: str, links: Links | None = None, anchors: str | None = "p") -> str:
@@ -95,7 +100,8 @@ def _block_html(block: BlockRow, links: Links | None, id_prefix: str, asked: str
     value, paragraphs = inline.loads(block.inline_cased if cased and block.inline_cased else block.inline)
     if value is not None:
         attrs += f' value="{value}"'
-    body = [assemble(p, links) for p in paragraphs]
+    seen: set[str] = set()  # a term is linked once per block, at its first mention
+    body = [assemble(p, links, seen) for p in paragraphs]
     if block.number:
         body[0] = f'<span class="number">{escape(block.number)}</span> {body[0]}'
         classes.append("numbered")
@@ -108,39 +114,52 @@ def _block_html(block: BlockRow, links: Links | None, id_prefix: str, asked: str
     return f"<div{attrs}>{inner}</div>"
 
 
-def assemble(pieces: inline.Pieces, links: Links | None) -> str:
+def assemble(pieces: inline.Pieces, links: Links | None, seen: set[str] | None = None) -> str:
     """A prepared paragraph as HTML, its links chosen by ``links``: each other term once (its first
-    mention), rule numbers the game has at the version shown."""
+    mention; ``seen`` carries the terms already linked across a block's paragraphs), rule numbers the
+    game has at the version shown. Term and card links carry ``data-term`` for previews."""
     out: list[str] = []
-    seen: set[str] = set()
+    seen = set() if seen is None else seen
     for piece in pieces:
         if isinstance(piece, str):
             out.append(piece)
             continue
         text, names, rules = piece
         cursor = 0
-        for start, end, url in _links(names, rules, links, seen) if links is not None else ():
+        for start, end, url, preview in _links(text, names, rules, links, seen) if links is not None else ():
             if start < cursor:
                 continue
             out.append(escapeHtml(text[cursor:start]))
-            out.append(f'<a href="{escapeHtml(url)}" class="term">{escapeHtml(text[start:end])}</a>')
+            data = f' data-term="{escapeHtml(preview)}"' if preview else ""  # a term or card: it has a preview
+            out.append(f'<a href="{escapeHtml(url)}" class="term"{data}>{escapeHtml(text[start:end])}</a>')
             cursor = end
         out.append(escapeHtml(text[cursor:]))
     return "".join(out)
 
 
-def _links(names: list, rules: list, links: Links, seen: set[str]) -> list[tuple[int, int, str]]:
-    found = []
+# Only spaces and quotes between two mentions: two links would touch, so the later one waits for its next mention.
+TOUCHING = re.compile(r"[\s\"'\u2018\u2019\u201c\u201d]*")
+
+
+def _links(text: str, names: list, rules: list, links: Links, seen: set[str]) -> list[tuple[int, int, str, str | None]]:
+    """(start, end, url, preview key) of what to link in ``text``: each target's first mention, never the
+    page's own, never two touching; and the rule numbers the game has."""
+    found: list[tuple[int, int, str, str | None]] = []
     if links.linker is not None and links.href is not None:
-        for start, end, target in links.linker.pick(names):
-            if target.slug != links.self_slug and target.slug not in seen:
-                seen.add(target.slug)
-                found.append((start, end, links.href(target)))
+        last_end = -1
+        for mention in links.linker.pick(text, names):
+            target = mention.target
+            own = target.kind == "term" and (target.slug == links.self_slug or mention.words in links.self_names)
+            touching = last_end >= 0 and TOUCHING.fullmatch(text, last_end, mention.start)
+            if not own and not touching and target.key not in seen:
+                seen.add(target.key)
+                found.append((mention.start, mention.end, links.href(target), target.key))
+                last_end = mention.end
     if links.rule is not None:
         for start, end, number in rules:
             url = links.rule(number)
             if url:
-                found.append((start, end, url))
+                found.append((start, end, url, None))
     return sorted(found)
 
 

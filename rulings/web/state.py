@@ -95,7 +95,7 @@ class Loaded:
         key = (game_slug, ordinal)
         with self._lock:
             if key not in self._linkers:
-                self._linkers[key] = game_linker(self.store.conn, game_id, ordinal)
+                self._linkers[key] = game_linker(self.store.conn, game_id, ordinal, cards=True)
             return self._linkers[key]
 
 

@@ -10,7 +10,7 @@ from flask import url_for
 from ..casing import sentence_case
 from ..graph import answers
 from ..graph.linkify import linkify
-from ..graph.mentions import Target
+from ..graph.mentions import Target, name_keys
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
 from ..text import is_all_caps, name_key
 from .context import absolute, base_url, game, loaded, site_urls, store
@@ -18,18 +18,21 @@ from .render import Links, excerpt, render_blocks, render_rules
 
 
 def term_href(game: Game, version: str | None = None):
-    """Link builder for mentions: pinned pages link to the same version."""
+    """Link builder for mentions: pinned pages link to the same version; a sub-definition to its paragraph."""
 
     built = site_urls()
 
     def href(target: Target) -> str:
-        return built.term(game.slug, target.slug, version)
+        if target.kind == "card":
+            return built.card(game.slug, target.slug)
+        return built.term(game.slug, target.slug, version, target.anchor)
 
     return href
 
 
-def links_for(game: Game, version: VersionRow | None = None, self_slug: str | None = None) -> Links:
-    """How texts shown at ``version`` (latest when None) link: only to terms and rules that exist in it."""
+def links_for(game: Game, version: VersionRow | None = None, term: TermRow | None = None) -> Links:
+    """How texts shown at ``version`` (latest when None) link: only to terms and rules that exist in it,
+    never to ``term``, the page's own."""
     target = version or store().versions(game)[-1]
     pinned = version.label if version else None
     numbers = loaded().memo(("numbers", game.slug, target.ordinal), lambda: store().numbers_at(game, target.ordinal))
@@ -40,7 +43,13 @@ def links_for(game: Game, version: VersionRow | None = None, self_slug: str | No
         return built.rule(game.slug, number, pinned) if number in numbers else None
 
     linker = loaded().linker(game.id, game.slug, target.ordinal)
-    return Links(linker, term_href(game, pinned), self_slug, rule if numbers else None)
+    own = own_names(term) if term else frozenset()
+    return Links(linker, term_href(game, pinned), term.slug if term else None, rule if numbers else None, own)
+
+
+def own_names(term: TermRow) -> frozenset[str]:
+    """What a term's own page calls its subject: every name it went by, with and without a qualifier."""
+    return loaded().memo(("own-names", term.id), lambda: name_keys(n for n, _ in store().names(term)))
 
 
 def render_for(game: Game, text: str, version: VersionRow | None = None, anchors: str | None = "p") -> str:
@@ -61,7 +70,7 @@ def render_revision(
     """A revision's text block by block, with its lasting anchors; ``cased``: an ALL CAPS source in sentence case."""
     return render_blocks(
         store().blocks(revision.id),
-        links_for(game, version, term.slug),
+        links_for(game, version, term),
         id_prefix=id_prefix,
         asked=asked,
         cased=cased,
