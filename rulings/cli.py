@@ -14,10 +14,12 @@ from .build import build as run_build
 from .build import ensure_built
 from .errors import RulingsError, StoreError, Unanswerable
 from .graph import answers, compare
+from .graph.report import changes_markdown
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
 from .markup import plain_text
 from .settings import ServerOptions, Settings
+from .urls import Urls
 
 
 class CliState:
@@ -209,14 +211,37 @@ def diff(obj: CliState, game: str, term: str, start: str, end: str, as_json: boo
     _emit(data, as_json, _human_diff)
 
 
+def base_url_option():
+    """Where the site lives, for the links a command writes (RULINGS_BASE_URL, else a local server)."""
+    return click.option(
+        "--base-url",
+        default=lambda: os.environ.get("RULINGS_BASE_URL", "http://127.0.0.1:5000"),
+        show_default="RULINGS_BASE_URL or http://127.0.0.1:5000",
+    )
+
+
 @main.command()
 @click.argument("game")
 @click.argument("start", metavar="FROM")
 @click.argument("end", metavar="TO")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown"]),
+    default="text",
+    show_default=True,
+    help="markdown: a report to post to a forum, with each changed term's word redline and links.",
+)
+@base_url_option()
 @json_option()
 @click.pass_obj
-def changes(obj: CliState, game: str, start: str, end: str, as_json: bool) -> None:
+def changes(obj: CliState, game: str, start: str, end: str, fmt: str, base_url: str, as_json: bool) -> None:
     """Terms added, removed, changed and renamed between two versions (and numbered rules by number)."""
+    if fmt == "markdown" and not as_json:
+        data = compare.changes(obj.store, game, start, end, redlines=True)
+        name = answers.require_game(obj.store, game).name
+        click.echo(changes_markdown(data, name, Urls(base_url)), nl=False)
+        return
     data = compare.changes(obj.store, game, start, end)
 
     def human(d):
@@ -309,11 +334,7 @@ def serve(obj: CliState, **options) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["markdown", "bbcode", "html"]), default="markdown", show_default=True
 )
-@click.option(
-    "--base-url",
-    default=lambda: os.environ.get("RULINGS_BASE_URL", "http://127.0.0.1:5000"),
-    show_default="RULINGS_BASE_URL or http://127.0.0.1:5000",
-)
+@base_url_option()
 @click.pass_obj
 def linkify(obj: CliState, game: str, fmt: str, base_url: str) -> None:
     """Read a post on stdin, write it with [[term]] mentions linked."""

@@ -52,8 +52,8 @@ def start_pages(store: Store) -> list[str]:
     for game in store.games():
         out += [urls.game(game.slug), urls.feed(game.slug)]
         versions = store.versions(game)
-        for before, after in pairwise(versions):
-            out.append(urls.changes(game.slug, before.label, after.label))
+        for i, before in enumerate(versions):  # every pair: the change report's version picker reaches them all
+            out += [urls.changes(game.slug, before.label, after.label) for after in versions[i + 1 :]]
         for term in store.terms(game):
             revisions = store.revisions(term)
             out += [urls.term(game.slug, term.slug), urls.history(game.slug, term.slug)]

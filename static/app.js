@@ -145,7 +145,19 @@
     }
   }
 
-  // -- copy buttons: citations, linked posts, paragraph links -------------------
+  // Static export: the version picker goes straight to the report's file (the server would redirect).
+  var picker = $("form.picker[data-static-path]");
+  if (isStatic && picker) {
+    picker.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var from = $("#from", picker), to = $("#to", picker);
+      var pair = from.selectedIndex <= to.selectedIndex ? [from.value, to.value] : [to.value, from.value];
+      var path = picker.getAttribute("data-static-path").replace("FROM..TO", pair.join(".."));
+      location.href = root + path.replace(/^\//, "") + "/index.html";
+    });
+  }
+
+  // -- copying: citations, linked posts, paragraph links and quotes ----------------------
   function copy(text, output, label) {
     function done() { if (output) { output.textContent = "Copied " + (label || "") + ": " + text; } }
     if (navigator.clipboard && window.isSecureContext) {
@@ -158,23 +170,182 @@
     try { document.execCommand("copy"); } catch (e) { /* the text is shown anyway */ }
     document.body.removeChild(area);
   }
+
+  // A quotable text ([data-cite-url]: the page's version-pinned URL) is made of blocks with lasting ids.
+  var BLOCK = /^(P|LI|DIV)$/;
+  function blockOf(node) {
+    for (var n = node && node.nodeType === 1 ? node : node && node.parentElement; n; n = n.parentElement) {
+      if (n.id && BLOCK.test(n.tagName) && n.parentElement && n.parentElement.closest("[data-cite-url]")) { return n; }
+    }
+    return null;
+  }
+  function blockText(node) {
+    var clone = node.cloneNode(true);
+    $all(".pilcrow", clone).forEach(function (b) { b.parentNode.removeChild(b); });
+    $all("br", clone).forEach(function (br) { br.parentNode.replaceChild(document.createTextNode("\n"), br); });
+    var parts = node.tagName === "DIV" ? $all("p", clone) : [clone];
+    return parts.map(function (p) { return p.textContent.replace(/[ \t]+/g, " ").trim(); }).join("\n\n");
+  }
+  function citeOf(block) {
+    var root = block.closest("[data-cite-url]"), titled = block.closest("[data-cite-title]");
+    return { url: root.getAttribute("data-cite-url") + "#" + block.id,
+             label: titled.getAttribute("data-cite-title") + ", " + root.getAttribute("data-cite-source") };
+  }
+  function quote(format, text, cite) {
+    if (format === "bbcode") { return "[quote]" + text + "[/quote]\n\u2014 [url=" + cite.url + "]" + cite.label + "[/url]"; }
+    var lines = text.split("\n").map(function (line) { return line ? "> " + line : ">"; });
+    return lines.join("\n") + "\n>\n> \u2014 [" + cite.label.replace(/([\[\]])/g, "\\$1") + "](" + cite.url + ")";
+  }
+
+  // Text selected inside a quotable text, remembered for a moment: a tap on a copy button clears it.
+  var picked = null;
+  document.addEventListener("selectionchange", function () {
+    var sel = window.getSelection();
+    if (sel && !sel.isCollapsed && sel.rangeCount) {
+      var block = blockOf(sel.getRangeAt(0).startContainer), text = sel.toString().trim();
+      picked = block && text ? { block: block, text: text, at: 0 } : null;
+    } else if (picked && !picked.at) { picked.at = Date.now(); }
+  });
+  function selection() { return picked && (!picked.at || Date.now() - picked.at < 2000) ? picked : null; }
+
   $all("button.copy").forEach(function (button) {
     button.addEventListener("click", function () {
-      var from = button.getAttribute("data-copy-from");
+      var from = button.getAttribute("data-copy-from"), format = button.getAttribute("data-quote");
       var text = from ? document.getElementById(from).value : button.getAttribute("data-copy");
-      var output = button.parentNode.querySelector("output.copied");
-      copy(text, output, button.getAttribute("data-label"));
+      var chosen = format && selection(), label = button.getAttribute("data-label");
+      if (chosen) { text = quote(format, chosen.text, citeOf(chosen.block)); label += " quote"; }
+      copy(text, button.parentNode.querySelector("output.copied"), label);
       button.setAttribute("data-copied", text);
     });
   });
-  $all(".rule [id]").forEach(function (node) {
-    if (!/^(P|LI|DIV)$/.test(node.tagName)) { return; }
-    var a = el("a", { href: "#" + node.id, class: "anchor", title: "Copy a link to this paragraph" }, "\u00b6");
-    a.addEventListener("click", function (event) {
-      event.preventDefault();
-      history.replaceState(null, "", "#" + node.id);
-      copy(location.href.split("#")[0] + "#" + node.id, $(".cite output.copied"), "link");
+
+  // -- small pop-ups (paragraph menu, definition preview): one open at a time, placed under what opened them
+  function place(popup, anchor) {
+    var box = anchor.getBoundingClientRect(), width = popup.offsetWidth, room = document.documentElement.clientWidth;
+    popup.style.top = (box.bottom + window.scrollY + 6) + "px";
+    popup.style.left = Math.max(8, Math.min(box.left + window.scrollX, room - width - 8 + window.scrollX)) + "px";
+  }
+  var open = null;  // {popup, opener, close}
+  function closePopup(focusBack) {
+    if (!open) { return; }
+    var was = open; open = null;
+    was.popup.parentNode.removeChild(was.popup);
+    was.close();
+    if (focusBack) { was.opener.focus(); }
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && open) {
+      var inside = open.popup.contains(document.activeElement) || document.activeElement === open.opener;
+      closePopup(inside);
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (open && !open.popup.contains(event.target) && !open.opener.contains(event.target)) { closePopup(false); }
+  });
+
+  // -- paragraph menus: copy a version-pinned link, a Markdown or a BBCode quote --------------
+  // One tab stop for all of a page's paragraph controls (arrow keys move between them).
+  var pilcrows = [];
+  $all("[data-cite-url] [id]").forEach(function (node) {
+    if (!BLOCK.test(node.tagName) || blockOf(node) !== node) { return; }
+    var button = el("button", { type: "button", class: "pilcrow", tabindex: "-1", "aria-haspopup": "menu",
+                                "aria-expanded": "false", "aria-label": "Link or quote this paragraph" }, "\u00b6");
+    var into = node.tagName === "DIV" ? $all("p", node).pop() || node : node;
+    into.appendChild(button);
+    pilcrows.push(button);
+    button.addEventListener("click", function (event) {
+      event.stopPropagation();
+      if (open && open.opener === button) { closePopup(true); return; }
+      paragraphMenu(button, node);
     });
-    node.insertBefore(a, node.firstChild);
+    button.addEventListener("focus", function () { roving(button); });
+    button.addEventListener("keydown", function (event) {
+      var i = pilcrows.indexOf(button), next = { ArrowDown: i + 1, ArrowUp: i - 1 }[event.key];
+      if (next !== undefined && pilcrows[next]) { event.preventDefault(); pilcrows[next].focus(); }
+    });
+  });
+  function roving(button) {
+    pilcrows.forEach(function (b) { b.setAttribute("tabindex", b === button ? "0" : "-1"); });
+  }
+  if (pilcrows.length) {
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var mine = target && pilcrows.filter(function (b) { return target.contains(b); })[0];
+    roving(mine || pilcrows[0]);
+  }
+
+  function paragraphMenu(button, block) {
+    closePopup(false);
+    var menu = el("div", { class: "popup menu", role: "menu", "aria-label": "This paragraph" });
+    var output = el("output", { "aria-live": "polite" });
+    var cite = citeOf(block);
+    [["link", "Copy link"], ["markdown", "Copy quote (Markdown)"], ["bbcode", "Copy quote (BBCode)"]].forEach(function (item) {
+      var action = el("button", { type: "button", role: "menuitem", "data-action": item[0] }, item[1]);
+      action.addEventListener("click", function () {
+        var chosen = selection(), text = chosen && chosen.block === block ? chosen.text : blockText(block);
+        copy(item[0] === "link" ? cite.url : quote(item[0], text, cite), output, item[0] === "link" ? "link" : item[0] + " quote");
+      });
+      menu.appendChild(action);
+    });
+    menu.appendChild(output);
+    menu.addEventListener("keydown", function (event) {
+      var items = $all("button", menu), i = items.indexOf(document.activeElement);
+      var next = { ArrowDown: i + 1, ArrowUp: i - 1 }[event.key];
+      if (next !== undefined && items[next]) { event.preventDefault(); items[next].focus(); }
+      if (event.key === "Tab") { closePopup(false); }
+    });
+    document.body.appendChild(menu);
+    place(menu, button);
+    button.setAttribute("aria-expanded", "true");
+    open = { popup: menu, opener: button, close: function () { button.setAttribute("aria-expanded", "false"); } };
+    $("button", menu).focus({ preventScroll: true });
+  }
+
+  // -- definition previews: tap (touch), hover (mouse) or focus (keyboard) a term link -------------
+  var previews = {};
+  $all("template[data-term]").forEach(function (t) { previews[t.getAttribute("data-term")] = t; });
+  var pointer = "mouse", hover = null;
+  document.addEventListener("pointerdown", function (event) { pointer = event.pointerType || "mouse"; }, true);
+
+  function showPreview(link) {
+    if (open && open.opener === link) { return; }
+    closePopup(false);
+    var card = el("div", { class: "popup preview", role: "tooltip", id: "preview" });
+    card.appendChild(document.importNode(previews[link.getAttribute("data-term")].content, true));
+    var actions = el("p", { class: "actions" });
+    actions.appendChild(el("a", { href: link.getAttribute("href") }, "Open \u2192"));
+    var close = el("button", { type: "button", "aria-label": "Close the preview" }, "Close");
+    close.addEventListener("click", function () { closePopup(true); });
+    actions.appendChild(close);
+    card.appendChild(actions);
+    card.addEventListener("pointerenter", function () { clearTimeout(hover); });
+    card.addEventListener("pointerleave", function (event) { if (event.pointerType === "mouse") { later(); } });
+    document.body.appendChild(card);
+    place(card, link);
+    link.setAttribute("aria-describedby", "preview");
+    open = { popup: card, opener: link, close: function () { link.removeAttribute("aria-describedby"); } };
+  }
+  function later() { clearTimeout(hover); hover = setTimeout(function () { closePopup(false); }, 300); }
+
+  $all("a.term[data-term]").forEach(function (link) {
+    if (!previews[link.getAttribute("data-term")]) { return; }  // degrades to a plain link
+    link.addEventListener("click", function (event) {
+      // A tap opens the preview; a second tap (or "Open") follows the link. Keyboard clicks (detail 0) follow it.
+      if (event.detail !== 0 && pointer !== "mouse" && !(open && open.opener === link)) {
+        event.preventDefault();
+        showPreview(link);
+      }
+    });
+    link.addEventListener("pointerenter", function (event) {
+      if (event.pointerType !== "mouse") { return; }
+      clearTimeout(hover);
+      hover = setTimeout(function () { showPreview(link); }, 350);
+    });
+    link.addEventListener("pointerleave", function (event) { if (event.pointerType === "mouse") { later(); } });
+    link.addEventListener("focus", function () { if (link.matches(":focus-visible")) { showPreview(link); } });
+    link.addEventListener("blur", function () {
+      setTimeout(function () {
+        if (open && open.opener === link && !open.popup.contains(document.activeElement)) { closePopup(false); }
+      }, 0);
+    });
   });
 })();

@@ -155,7 +155,7 @@ def test_copy_citation_yields_markdown(browser, server):
 def test_paragraph_anchor_links(page, server):
     page.goto(server + "/marvel-champions/v/1.1/terms/keywords#guard")
     expect(page.locator("#guard")).to_contain_text("While any minions")
-    expect(page.locator("#guard a.anchor")).to_have_attribute("href", "#guard")
+    expect(page.locator("#guard .pilcrow")).to_have_attribute("aria-label", "Link or quote this paragraph")
 
 
 @pytest.mark.parametrize(

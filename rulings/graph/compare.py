@@ -143,8 +143,13 @@ def _diff_answer(game, name, slug, a, b, old_text, new_text, old: RevisionRow | 
     }
 
 
-def changes(store: Store, game_slug: str, start: str, end: str) -> dict:
-    """Terms added, removed, changed and renamed between two versions, and numbered rules by number."""
+def changes(store: Store, game_slug: str, start: str, end: str, redlines: bool = False) -> dict:
+    """Terms added, removed, changed and renamed between two versions, and numbered rules by number.
+
+    ``added``/``removed``/``changed`` list names and ``renamed`` ``{"from", "to"}`` pairs (the contract);
+    ``terms`` details each term (``known`` or ``inferred``: no document dates an inferred change, it
+    happened at the latest in its version); ``redlines`` adds each changed term's word diff (``ops``).
+    """
     game = require_game(store, game_slug)
     a, b = version_range(store, game, start, end)
     report = {"added": [], "removed": [], "changed": [], "renamed": [], "terms": []}
@@ -153,18 +158,21 @@ def changes(store: Store, game_slug: str, start: str, end: str) -> dict:
         if term.number:
             numbered.append(term)
         else:
-            _term_change(store, game, term, a, b, report)
+            _term_change(store, game, term, a, b, report, redlines)
     for key in ("added", "removed", "changed"):  # by the names of the range, never by later ones
         report[key].sort(key=str.casefold)
     report["renamed"].sort(key=lambda r: r["to"].casefold())
     report["terms"].sort(key=lambda t: (t["term"].casefold(), t["slug"]))
-    answer = {"status": "ok", "game": game.slug, "from": a.label, "to": b.label, **report}
+    counts = {key: len(report[key]) for key in ("added", "changed", "renamed", "removed")}
+    answer = {"status": "ok", "game": game.slug, "from": a.label, "to": b.label, "counts": counts, **report}
     if numbered:
         answer["rules"] = _rule_changes(store, numbered, a, b)
     return answer
 
 
-def _term_change(store: Store, game: Game, term: TermRow, a: VersionRow, b: VersionRow, report: dict) -> None:
+def _term_change(
+    store: Store, game: Game, term: TermRow, a: VersionRow, b: VersionRow, report: dict, redlines: bool
+) -> None:
     revisions = store.revisions(term)
     old, _ = in_force(revisions, a.ordinal)
     new, _ = in_force(revisions, b.ordinal)
@@ -182,22 +190,34 @@ def _term_change(store: Store, game: Game, term: TermRow, a: VersionRow, b: Vers
         report["terms"].append({**detail, "term": old.name, "kind": "removed", "version": version})
     elif old is not None and new is not None and old.id != new.id:
         if comparable(old.name) != comparable(new.name):
-            report["renamed"].append({"from": old.name, "to": new.name})
+            renamed = next(r for r in between if comparable(r.name) == comparable(new.name))
+            report["renamed"].append(
+                {
+                    "from": old.name,
+                    "to": new.name,
+                    "slug": term.slug,
+                    "version": renamed.version,
+                    "inferred": renamed.inferred,
+                }
+            )
         old_text, _ = effective_text(store, game, term, None, a)
         new_text, _ = effective_text(store, game, term, None, b)
         unknown = any(not r.complete for r in between)
         if comparable(old_text) != comparable(new_text) or unknown:
             report["changed"].append(new.name)
-            report["terms"].append(
-                {
-                    **detail,
-                    "term": new.name,
-                    "kind": "changed",
-                    "version": new.version,
-                    "change": new.change,
-                    "complete": new.complete and not unknown,
-                }
-            )
+            item = {
+                **detail,
+                "term": new.name,
+                "kind": "changed",
+                "version": new.version,
+                "change": new.change,
+                "complete": new.complete and not unknown,
+            }
+            if comparable(old.name) != comparable(new.name):
+                item["was"] = old.name
+            if redlines:
+                item["ops"] = word_diff(plain_text(old_text), plain_text(new_text))
+            report["terms"].append(item)
 
 
 def _rule_changes(store: Store, terms: list[TermRow], a: VersionRow, b: VersionRow) -> dict:

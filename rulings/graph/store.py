@@ -30,6 +30,10 @@ class VersionRow:
     parent: str | None
     ordinal: int
     notes: list[str]
+    stated: bool = True  # False for the one version of a game whose documents name none ("1"): never shown
+
+
+UNSTATED = "1"  # the label the timeline gives the only version of unversioned documents (graph/timeline.py)
 
 
 @dataclass(frozen=True)
@@ -156,13 +160,13 @@ class Store:
         return None
 
     def versions(self, game: Game) -> list[VersionRow]:
-        return [
-            VersionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]))
-            for r in self.q(
-                "SELECT id, label, date, parent, ordinal, notes FROM versions WHERE game_id = ? ORDER BY ordinal",
-                game.id,
-            )
-        ]
+        rows = self.q(
+            "SELECT id, label, date, parent, ordinal, notes, document_id FROM versions WHERE game_id = ? "
+            "ORDER BY ordinal",
+            game.id,
+        )
+        unstated = len(rows) == 1 and rows[0][1] == UNSTATED and rows[0][6] is None
+        return [VersionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), not unstated) for r in rows]
 
     def documents(self, game: Game) -> list[dict]:
         cols = ("slug", "file", "kind", "title", "version", "date", "official", "sha256", "parser", "lines")
@@ -462,24 +466,33 @@ class Store:
         """The glossary terms a ruling mentions."""
         return [self.term(r[0]) for r in self.q("SELECT term_id FROM ruling_terms WHERE ruling_id = ?", ruling_id)]
 
+    # A hero's, villain's or environment's deck: what the rulings grouped under it call it.
+    _GROUP_KIND = (
+        "(SELECT r.group_kind FROM rulings r JOIN ruling_cards g ON g.ruling_id = r.id "
+        "WHERE g.card_id = c.id AND c.kind = 'deck' AND r.group_name = c.name LIMIT 1)"
+    )
+
     def cards(self, game: Game) -> list[dict]:
         return [
-            dict(slug=r[0], name=r[1], kind=r[2], card_set=r[3], number=r[4], ruling_count=r[5])
+            dict(slug=r[0], name=r[1], kind=r[2], card_set=r[3], number=r[4], ruling_count=r[5], group_kind=r[6])
             for r in self.q(
-                "SELECT c.slug, c.name, c.kind, c.card_set, c.number, COUNT(rc.ruling_id) FROM cards c "
-                "LEFT JOIN ruling_cards rc ON rc.card_id = c.id WHERE c.game_id = ? GROUP BY c.id "
-                "ORDER BY c.name COLLATE NOCASE",
+                "SELECT c.slug, c.name, c.kind, c.card_set, c.number, COUNT(rc.ruling_id), "
+                f"{self._GROUP_KIND} FROM cards c LEFT JOIN ruling_cards rc ON rc.card_id = c.id "
+                "WHERE c.game_id = ? GROUP BY c.id ORDER BY c.name COLLATE NOCASE",
                 game.id,
             )
         ]
 
     def card(self, game: Game, slug: str) -> dict | None:
         row = self.one(
-            "SELECT id, slug, name, kind, card_set, number FROM cards WHERE game_id = ? AND slug = ?", game.id, slug
+            f"SELECT c.id, c.slug, c.name, c.kind, c.card_set, c.number, {self._GROUP_KIND} FROM cards c "
+            "WHERE c.game_id = ? AND c.slug = ?",
+            game.id,
+            slug,
         )
         if not row:
             return None
-        card = dict(zip(("id", "slug", "name", "kind", "card_set", "number"), row, strict=True))
+        card = dict(zip(("id", "slug", "name", "kind", "card_set", "number", "group_kind"), row, strict=True))
         card["rulings"] = [
             self._ruling(r)
             for r in self.q(

@@ -17,8 +17,8 @@ from itertools import pairwise
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ChangelogVersion, ParsedDocument
 from .identity import Term
+from .store import UNSTATED as UNDATED_LABEL  # the only version of unversioned documents
 
-UNDATED_LABEL = "1"
 SNAPSHOT_KINDS = ("reference", "rulebook", "faq")
 
 

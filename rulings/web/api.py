@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from ..errors import BadRequest, NotFound
 from ..graph import answers, compare, rules
+from ..graph.report import changes_markdown
+from ..urls import Urls
 from . import games, reading, views
 from .context import base_url, game, loaded, store
 from .lookup import (
@@ -146,8 +148,16 @@ def diff(slug: str, span: str):
 
 @bp.route("/<game>/changes/<span>")
 def changes(span: str):
+    """The change report with each changed term's word redline (``ops``); ``?format=markdown`` to post it."""
     start, end = span_or_404(span)
-    return jsonify(compare.changes(store(), game().slug, start, end))
+    fmt = request.args.get("format", "json")
+    if fmt not in ("json", "markdown"):
+        raise BadRequest("format must be json or markdown")
+    data = compare.changes(store(), game().slug, start, end, redlines=True)
+    if fmt == "markdown":
+        text = changes_markdown(data, game().name, Urls(base_url()))
+        return Response(text, mimetype="text/markdown")
+    return jsonify(data)
 
 
 @bp.route("/<game>/applies")

@@ -125,9 +125,10 @@ def spec(server: str = "") -> dict:
             True,
         ),
         "/api/{game}/changes/{span}": _get(
-            "Terms added, removed, changed and renamed between two versions (and numbered rules by number); "
-            "a range that runs backwards is a 400",
-            [game, span],
+            "Terms added, removed, changed and renamed between two versions (and numbered rules by number), "
+            "with counts, known or inferred, and each changed term's word redline (ops); format=markdown gives "
+            "the report as Markdown to post to a forum; a range that runs backwards is a 400",
+            [game, span, _param("format", "query", False, "json (default) or markdown")],
             obj,
             True,
         ),

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from flask import url_for
+
 from ..errors import NotFound
 from ..graph import answers, rules
 from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow
 from . import views
-from .context import loaded, store
+from .context import absolute, loaded, store
 from .render import render_blocks
 
 
@@ -65,6 +67,16 @@ class Document:
     parts: list[Part]
     toc: list[TocItem]
     versions: list[VersionRow]
+    citation: dict
+
+    @property
+    def previous(self) -> VersionRow | None:
+        earlier = [v for v in self.versions if v.ordinal < self.version.ordinal]
+        return earlier[-1] if earlier else None
+
+    @property
+    def next(self) -> VersionRow | None:
+        return next((v for v in self.versions if v.ordinal > self.version.ordinal), None)
 
 
 def document(game: Game, version: VersionRow) -> Document:
@@ -88,7 +100,9 @@ def document(game: Game, version: VersionRow) -> Document:
                 toc.append(TocItem(part))
             else:
                 toc[-1].children.append(part)
-    return Document(game, version, parts, toc, st.versions(game))
+    path = url_for("site.version_page", version=version.label)  # the only URL of the whole text
+    citation = views.citation("Rules", game, version, absolute(path))
+    return Document(game, version, parts, toc, st.versions(game), citation)
 
 
 def document_html(doc: Document) -> str:
@@ -120,6 +134,7 @@ class RulePage:
     next_step: rules.Step | None
     versions: list[VersionRow]
     latest: VersionRow
+    citation: dict
 
 
 def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
@@ -164,6 +179,9 @@ def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
         next_step=after,
         versions=versions,
         latest=versions[-1],
+        citation=views.citation(
+            f"Rule {wanted}", game, target, absolute(views.pinned_path("site.rule", target, number=wanted))
+        ),
     )
 
 

@@ -14,7 +14,7 @@ from ..graph.linkify import FORMATS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
 from . import games, reading, views
-from .context import base_url, game, loaded, store
+from .context import absolute, base_url, game, loaded, store
 from .lookup import (
     card_or_404,
     linkify_args,
@@ -25,6 +25,7 @@ from .lookup import (
     term_or_404,
     version_or_404,
 )
+from .previews import previews
 
 bp = Blueprint("site", __name__)
 games.register(bp, redirect_aliases=True)
@@ -100,7 +101,7 @@ def term(slug: str):
     page = views.term_page(game(), term_row, None)
     if page is None:
         return _not_defined(term_row, store().versions(game())[-1])
-    return render_template("term.html", page=page)
+    return _term_page(page)
 
 
 @bp.route("/<game>/v/<version>/terms/<slug>")
@@ -114,7 +115,12 @@ def term_pinned(version: str, slug: str):
     page = views.term_page(game(), term_row, target)
     if page is None:
         return _not_defined(term_row, target)
-    return render_template("term.html", page=page)
+    return _term_page(page)
+
+
+def _term_page(page: views.TermPage):
+    shown = [page.html, page.definition["html"] if page.definition else ""]
+    return render_template("term.html", page=page, previews=previews(page.game, page.version, *shown))
 
 
 def _not_defined(term_row, version):
@@ -142,7 +148,8 @@ def version_page(version: str):
     if version != target.label:
         return redirect(url_for("site.version_page", version=target.label), code=301)
     doc = reading.document(game(), target)
-    return render_template("version.html", doc=doc, html=reading.document_html(doc), game=game())
+    html = reading.document_html(doc)
+    return render_template("version.html", doc=doc, html=html, game=game(), previews=previews(game(), target, *html))
 
 
 @bp.route("/<game>/rules/<number>")
@@ -150,7 +157,7 @@ def rule(number: str):
     page = reading.rule_page(game(), number, None)
     if number != page.number:
         return redirect(url_for("site.rule", number=page.number), code=301)
-    return render_template("rule.html", page=page, html=reading.rule_html(page), game=game())
+    return _rule_page(page)
 
 
 @bp.route("/<game>/v/<version>/rules/<number>")
@@ -159,16 +166,21 @@ def rule_pinned(version: str, number: str):
     if version != target.label or number != rules.normalise(number):
         return redirect(url_for("site.rule_pinned", version=target.label, number=rules.normalise(number)), code=301)
     page = reading.rule_page(game(), number, target)
-    return render_template("rule.html", page=page, html=reading.rule_html(page), game=game())
+    return _rule_page(page)
+
+
+def _rule_page(page: reading.RulePage):
+    html = reading.rule_html(page)
+    shown = previews(game(), page.version, *html)
+    return render_template("rule.html", page=page, html=html, game=game(), previews=shown)
 
 
 @bp.route("/<game>/terms/<slug>/history")
 def history(slug: str):
     term_row = term_or_404(game(), slug, "site.history")
     entries = answers.history(store(), game(), term_row)
-    return render_template(
-        "history.html", game=game(), term=term_row, entries=entries, versions=store().versions(game())
-    )
+    pairs = list(zip([None, *entries], entries, strict=False))  # each entry with the one before, for its diff
+    return render_template("history.html", game=game(), term=term_row, entries_pairs=pairs)
 
 
 @bp.route("/<game>/terms/<slug>/diff/<span>")
@@ -189,8 +201,18 @@ def diff(slug: str, span: str):
 @bp.route("/<game>/changes/<span>")
 def changes(span: str):
     start, end = span_or_404(span)
-    data = compare.changes(store(), game().slug, start, end)
-    return render_template("changes.html", game=game(), data=data, versions=store().versions(game()))
+    data = compare.changes(store(), game().slug, start, end, redlines=True)
+    redlines = {t["slug"]: views.diff_html(t["ops"]) for t in data["terms"] if "ops" in t}
+    return render_template("changes.html", game=game(), data=data, redlines=redlines, versions=store().versions(game()))
+
+
+@bp.route("/<game>/changes")
+def changes_between():
+    """The version picker's answer (``?from=1.1&to=1.4``): the change report's own URL."""
+    versions = store().versions(game())
+    start = request.args.get("from") or versions[0].label
+    end = request.args.get("to") or versions[-1].label
+    return redirect(url_for("site.changes", span=f"{start}..{end}"))
 
 
 @bp.route("/<game>/applies")
@@ -199,13 +221,14 @@ def applies():
     term_name = term_name_arg()
     date = (request.args.get("date") or "").strip()
     version = (request.args.get("version") or "").strip()
-    answer = None
+    answer, shown = None, []
     if term_name or date or version:  # without a term: which version was in force
         try:
             answer = answers.applies(store(), game().slug, term_name, version=version or None, date=date or None)
             if "text" in answer:
                 in_force = answers.version_by_label(store(), game(), answer["in_force"])
                 answer["html"] = views.render_for(game(), answer["text"], in_force)
+                shown = previews(game(), in_force, answer["html"])
         except Unanswerable as no:
             answer = no.to_dict()
     return render_template(
@@ -216,20 +239,25 @@ def applies():
         version=version,
         answer=answer,
         versions=store().versions(game()),
+        previews=shown,
     ), (200 if answer is None or answer["status"] == "ok" else 404)
 
 
 # -- rulings and cards ------------------------------------------------------------------
 @bp.route("/<game>/rulings/<slug>")
 def ruling(slug: str):
-    return render_template("ruling.html", game=game(), ruling=views.ruling_view(game(), ruling_or_404(game(), slug)))
+    view = views.ruling_view(game(), ruling_or_404(game(), slug))
+    shown = previews(game(), store().versions(game())[-1], view["html"])
+    return render_template("ruling.html", game=game(), ruling=view, previews=shown)
 
 
 @bp.route("/<game>/cards/<slug>")
 def card(slug: str):
     row = card_or_404(game(), slug)
     rulings = [views.ruling_view(game(), r, anchors=f"{r['slug']}-p") for r in row["rulings"]]
-    return render_template("card.html", game=game(), card=row, rulings=rulings)
+    shown = previews(game(), store().versions(game())[-1], *(r["html"] for r in rulings))
+    cite = views.citation(row["name"], game(), None, absolute(url_for("site.card", slug=slug)))
+    return render_template("card.html", game=game(), card=row, rulings=rulings, previews=shown, cite=cite)
 
 
 # -- forum linking --------------------------------------------------------------------

@@ -82,9 +82,26 @@ def display_names(game: Game) -> list[str]:
     return loaded().memo(("display-names", game.slug), lambda: [c["name"] for c in store().cards(game)])
 
 
-def citation(title: str, game: Game, version: str | None, url: str) -> dict:
-    label = f"{title} \u2014 {game.name}" + (f", v{version}" if version else "")
-    return {"markdown": f"[{_md_escape(label)}]({url})", "bbcode": f"[url={url}]{label}[/url]", "label": label}
+def citation(title: str, game: Game, version: VersionRow | None, url: str) -> dict:
+    """Ready citations of ``url``; the label names the version unless the game has none of its own."""
+    source = game.name + (f", v{version.label}" if version and version.stated else "")
+    label = f"{title} \u2014 {source}"
+    return {
+        "markdown": f"[{_md_escape(label)}]({url})",
+        "bbcode": f"[url={url}]{label}[/url]",
+        "label": label,
+        "title": title,
+        "source": source,  # a quote from another part of the page keeps it ("702.19b — Magic, v2021-02-02")
+        "url": url,
+    }
+
+
+def pinned_path(endpoint: str, version: VersionRow, **values) -> str:
+    """The version-pinned path of a page (``…/v/1.4/…``), or the plain one for a game whose documents
+    name no version (no invented ``/v/1/`` in citations and copied links)."""
+    if version.stated:
+        return url_for(endpoint + "_pinned", version=version.label, **values)
+    return url_for(endpoint, **values)
 
 
 def _md_escape(text: str) -> str:
@@ -113,6 +130,11 @@ class TermPage:
     citation: dict
     description: str
     latest: VersionRow
+
+    @property
+    def revision_pairs(self) -> list[tuple[RevisionRow | None, RevisionRow]]:
+        """Each revision with the one before it (None for the first), for "diff" links."""
+        return list(zip([None, *self.revisions], self.revisions, strict=False))
 
 
 def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage | None:
@@ -153,7 +175,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     for found_term in redirects:
         if found_term.id != term.id and all(found_term.id != other.id for other, _ in see_also):
             see_also.append((found_term, None))
-    path = url_for("site.term_pinned", game=game.slug, version=target.label, slug=term.slug)
+    path = pinned_path("site.term", target, slug=term.slug)
     if revision.text.strip():
         description = excerpt(revision.text)
     elif definition:
@@ -178,7 +200,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         subdefs=subdefs,
         notes=notes,
         url=absolute(path),
-        citation=citation(revision.name, game, target.label, absolute(path)),
+        citation=citation(revision.name, game, target, absolute(path)),
         description=description,
         latest=latest,
     )

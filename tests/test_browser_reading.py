@@ -1,0 +1,168 @@
+"""Reading on a phone and a desktop (Debian's Chromium): anchored links, definition previews, quoting.
+
+Every test runs at both sizes: a 390×844 phone with touch, a 1280×900 desktop with a mouse.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_browser import browser, server  # noqa: F401  (the shared Chromium and rulings serve)
+
+SIZES = {
+    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+    "desktop": dict(viewport={"width": 1280, "height": 900}),
+}
+
+
+@pytest.fixture(params=sorted(SIZES))
+def reader(request, browser):  # noqa: F811
+    context = browser.new_context(**SIZES[request.param], permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.size = request.param
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def press(page, locator) -> None:
+    """A tap on the phone, a click on the desktop."""
+    (locator.tap if page.size == "phone" else locator.click)()
+
+
+@pytest.mark.parametrize(
+    ("path", "anchor", "words"),
+    [
+        ("/marvel-champions/terms/status-cards", "stunned", "A stunned status card prevents"),
+        ("/marvel-champions/terms/keywords", "surge", "After a player reveals a card with surge"),
+        ("/marvel-champions/terms/enemy-attacks", "p-if-a-hero-defends", "the amount of damage dealt is reduced"),
+    ],
+)
+def test_an_anchored_link_lands_below_the_sticky_header(reader, server, path, anchor, words):  # noqa: F811
+    reader.goto(f"{server}{path}#{anchor}")
+    paragraph = reader.locator(f'[id="{anchor}"]')
+    expect(paragraph).to_contain_text(words)
+    header = reader.locator("header.top").bounding_box()
+    box = paragraph.bounding_box()
+    assert box["y"] >= header["y"] + header["height"], (box, header)  # not hidden under the header
+    assert box["y"] < reader.viewport_size["height"] / 2  # and scrolled to, not left below the fold
+
+
+def test_a_term_preview_opens_and_closes_by_touch_or_mouse(reader, server):  # noqa: F811
+    page = f"{server}/marvel-champions/terms/enemy-attacks"
+    reader.goto(page)
+    link = reader.locator("#p-to-resolve-an-enemy a.term", has_text="enemy activation")
+    preview = reader.locator("#preview")
+    if reader.size == "phone":
+        link.tap()  # a tap opens the preview and stays on the page
+    else:
+        link.hover()  # a mouse opens it by hovering
+    expect(preview).to_be_visible()
+    expect(preview).to_contain_text("There are two types of enemy activations")
+    expect(preview.get_by_role("link", name="Open")).to_have_attribute("href", "/marvel-champions/terms/activation")
+    assert reader.url == page
+    press(reader, preview.get_by_role("button", name="Close the preview"))
+    expect(preview).to_have_count(0)
+    if reader.size == "phone":
+        link.tap()
+        expect(preview).to_be_visible()
+        reader.locator("h1").tap()  # a tap elsewhere closes it
+        expect(preview).to_have_count(0)
+        link.tap()
+        link.tap()  # a second tap on the open preview's link follows it
+    else:
+        link.click()  # a click follows the link
+    expect(reader.locator("h1")).to_have_text("Activation")
+
+
+def test_a_term_preview_opens_and_closes_by_keyboard(reader, server):  # noqa: F811
+    reader.goto(f"{server}/marvel-champions/terms/enemy-attacks")
+    reader.locator("h1").click()
+    reader.keyboard.press("Tab")  # the first link of the text after the heading
+    reader.keyboard.press("Tab")
+    focused = reader.locator("a.term:focus")
+    expect(focused).to_have_text("enemy activation")
+    preview = reader.locator("#preview")
+    expect(preview).to_contain_text("There are two types of enemy activations")
+    expect(focused).to_have_attribute("aria-describedby", "preview")
+    reader.keyboard.press("Escape")
+    expect(preview).to_have_count(0)
+    expect(reader.locator("a.term:focus")).to_have_text("enemy activation")  # focus stays where it was
+    reader.keyboard.press("Enter")
+    expect(reader.locator("h1")).to_have_text("Activation")
+
+
+def test_the_paragraph_menu_copies_a_version_pinned_markdown_quote(reader, server):  # noqa: F811
+    reader.goto(f"{server}/marvel-champions/terms/enemy-attacks")
+    press(reader, reader.locator("#p-if-a-villain-is .pilcrow"))
+    press(reader, reader.get_by_role("menuitem", name="Copy quote (Markdown)"))
+    expected = (
+        "> If a villain, or a minion with the villainous keyword, is attacking, give it one facedown boost card from "
+        "the encounter deck. (If a minion without the villainous keyword is attacking, skip this step.)\n>\n"
+        "> \u2014 [Attack (Enemy Activation), Marvel Champions: The Card Game, v1.5]"
+        f"({server}/marvel-champions/v/1.5/terms/enemy-attacks#p-if-a-villain-is)"
+    )
+    expect(reader.locator(".menu output")).to_contain_text("Copied markdown quote")
+    assert reader.evaluate("navigator.clipboard.readText()") == expected
+    press(reader, reader.get_by_role("menuitem", name="Copy link"))
+    link = f"{server}/marvel-champions/v/1.5/terms/enemy-attacks#p-if-a-villain-is"
+    expect(reader.locator(".menu output")).to_contain_text(link)
+    reader.keyboard.press("Escape")
+    expect(reader.locator(".menu")).to_have_count(0)
+
+
+def test_selected_words_are_quoted_by_the_citation_button(reader, server):  # noqa: F811
+    reader.goto(f"{server}/marvel-champions/v/1.2/terms/dash")
+    words = reader.locator("article.rule p").first
+    reader.evaluate(
+        """node => { const walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+           let text = walk.nextNode(); while (text.length < 30) { text = walk.nextNode(); }
+           const range = document.createRange(); range.setStart(text, 2); range.setEnd(text, 28);
+           const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range); }""",
+        words.element_handle(),
+    )
+    selected = reader.evaluate("getSelection().toString().trim()")
+    press(reader, reader.get_by_role("button", name="Copy citation (Markdown)"))
+    copied = reader.evaluate("navigator.clipboard.readText()")
+    anchor = words.get_attribute("id")
+    assert copied.startswith(f"> {selected}\n>\n> \u2014 [Dash, Marvel Champions: The Card Game, v1.2]"), copied
+    assert copied.endswith(f"({server}/marvel-champions/v/1.2/terms/dash#{anchor})"), copied
+
+
+def test_paragraph_controls_are_one_tab_stop_and_a_skip_link_leads_to_the_text(reader, server):  # noqa: F811
+    reader.goto(f"{server}/marvel-champions/terms/keywords")
+    controls = reader.locator(".pilcrow")
+    assert controls.count() > 10
+    assert reader.locator('.pilcrow[tabindex="0"]').count() == 1
+    reader.keyboard.press("Tab")
+    skip = reader.locator("a.skip:focus")
+    expect(skip).to_have_text("Skip to content")
+    reader.keyboard.press("Enter")
+    expect(reader.locator("main")).to_be_focused()
+    first = controls.first
+    first.focus()
+    reader.keyboard.press("ArrowDown")
+    expect(controls.nth(1)).to_be_focused()
+    expect(controls.nth(1)).to_have_attribute("tabindex", "0")
+    expect(first).to_have_attribute("tabindex", "-1")
+
+
+def test_the_change_report_between_two_picked_versions_shows_a_redline(reader, server):  # noqa: F811
+    reader.goto(f"{server}/marvel-champions/changes/1.0..1.1")
+    reader.locator("#from").select_option("1.3")
+    reader.locator("#to").select_option("1.4")
+    press(reader, reader.get_by_role("button", name="Compare"))
+    expect(reader).to_have_url(f"{server}/marvel-champions/changes/1.3..1.4")
+    expect(reader.locator("h1")).to_have_text("Changes 1.3 → 1.4")
+    expect(reader.locator("p.counts")).to_contain_text("51 changed · 7 renamed · 53 added · 0 removed")
+    expect(reader.locator("#renamed")).to_contain_text("Enemy Attacks → Attack (Enemy Activation)")
+    change = reader.locator("details.change", has_text="Attack (Enemy Activation)")
+    redline = change.locator(".diff")
+    expect(redline).to_be_hidden()  # collapsed until asked for
+    press(reader, change.locator("summary small").first)
+    expect(redline.locator("ins").first).to_be_visible()
+    expect(redline.locator("del").first).to_be_visible()
+    expect(redline).to_contain_text("To resolve an enemy attack")
