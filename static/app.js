@@ -145,6 +145,36 @@
     }
   }
 
+  // Game home: a jump to a collapsed group opens it; on a wide screen the glossary's letters start open.
+  function reveal(id) {
+    var node = id && document.getElementById(id);
+    var group = node && (node.tagName === "DETAILS" ? node : $("details", node));
+    if (group) { group.open = true; }
+  }
+  $all(".jumps a, .actions a[href^='#']").forEach(function (a) {
+    a.addEventListener("click", function () { reveal(a.getAttribute("href").slice(1)); });
+  });
+  reveal(decodeURIComponent(location.hash.slice(1)));
+  if (window.matchMedia("(min-width: 60rem)").matches) {
+    $all("details.group[id^='letter-']").forEach(function (d) { d.open = true; });
+  }
+
+  // Static export: the rules in force on a date, from the versions listed on the page.
+  var onDate = $("form.on-date");
+  if (isStatic && onDate) {
+    onDate.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var day = $("input", onDate).value, found = null;
+      $all(".timeline li[data-date]").forEach(function (li) {
+        var date = li.getAttribute("data-date");
+        if (date && date <= day && (!found || date > found.getAttribute("data-date"))) { found = li; }
+      });
+      if (found) { location.href = $("a", found).href; return; }
+      $("output", onDate).textContent = "No version was in force on " + day + ": the first is dated " +
+        $all(".timeline li[data-date]").map(function (li) { return li.getAttribute("data-date"); }).filter(Boolean).sort()[0] + ".";
+    });
+  }
+
   // Static export: the version picker goes straight to the report's file (the server would redirect).
   var picker = $("form.picker[data-static-path]");
   if (isStatic && picker) {

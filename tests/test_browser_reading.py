@@ -166,3 +166,31 @@ def test_the_change_report_between_two_picked_versions_shows_a_redline(reader, s
     expect(redline.locator("ins").first).to_be_visible()
     expect(redline.locator("del").first).to_be_visible()
     expect(redline).to_contain_text("To resolve an enemy attack")
+
+
+@pytest.mark.parametrize("game", ["marvel-champions", "sentinels-of-the-multiverse"])
+def test_a_game_home_is_an_index_not_an_endless_page(reader, server, game):  # noqa: F811
+    """Before: 10,892 px (Marvel Champions) and 19,619 px (Sentinels) on a phone, one long column."""
+    reader.goto(f"{server}/{game}/")
+    height = reader.evaluate("document.documentElement.scrollHeight")
+    limit = 4000 if reader.size == "phone" else 12000  # a wide screen opens the glossary's letters
+    assert height < limit, height
+    jumps = reader.locator("nav.jumps")
+    press(reader, jumps.get_by_role("link", name="D", exact=True))
+    group = reader.locator("#letter-D")
+    expect(group).to_have_attribute("open", "")
+    first = group.locator("li a").first
+    expect(first).to_be_in_viewport()
+    header = reader.locator("header.top").bounding_box()
+    assert group.bounding_box()["y"] >= header["y"] + header["height"] - 1  # not under the sticky index
+    expect(jumps).to_be_in_viewport()  # the index stays at hand
+
+
+def test_sentinels_heroes_villains_and_environments_have_their_own_index(reader, server):  # noqa: F811
+    reader.goto(f"{server}/sentinels-of-the-multiverse/")
+    press(reader, reader.locator(".actions").get_by_role("link", name="Heroes (23)"))
+    heroes = reader.locator("#group-heroes details")
+    expect(heroes).to_have_attribute("open", "")
+    press(reader, heroes.get_by_role("link", name="Ra", exact=True))
+    expect(reader.locator("h1")).to_have_text("Ra")
+    expect(reader.locator("p.meta .badge").first).to_have_text("hero")

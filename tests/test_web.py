@@ -285,3 +285,15 @@ def test_document_with_script_renders_inert(tmp_path):
 def test_element_ids_are_unique_on_a_page(client, url):
     ids = re.findall(r'\sid="([^"]+)"', client.get(url).get_data(as_text=True))
     assert ids and len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def test_game_home_is_an_index(client):
+    html = client.get("/sentinels-of-the-multiverse/").get_data(as_text=True)
+    for label in ("Heroes", "Villains", "Environments"):
+        assert f'<section id="group-{label.lower()}" class="index">' in html
+    assert 'href="/sentinels-of-the-multiverse/cards/ra">Ra</a>' in html
+    assert "sha256" not in html
+    vs = client.get("/vs-system-2pcg/").get_data(as_text=True)
+    assert "**" not in vs  # headings' emphasis is not shown as text
+    hinted = re.findall(r'>Equipment</a> <small class="muted">([^<]+)</small>', vs)
+    assert len(hinted) == 2 and hinted[0] != hinted[1]  # look-alike entries told apart

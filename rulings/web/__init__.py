@@ -11,6 +11,7 @@ from flask import Flask, current_app, g, redirect, request
 
 from .. import deadline
 from ..errors import BadRequest
+from ..markup import plain_text
 from ..settings import ServerOptions, Settings
 from . import errors
 from .cache import DEFAULT_MIB, LOADED, AnswerCache
@@ -75,6 +76,7 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         ANSWER_CACHE_BYTES=0 if static_export else cache_mib() * 2**20,
     )
     app.jinja_env.globals["site_urls"] = site_urls
+    app.jinja_env.filters["plain"] = plain_text  # names as shown: "**Swarm**" in a heading is emphasis, not text
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 

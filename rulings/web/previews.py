@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..casing import sentence_case
 from ..graph import answers
 from ..graph.store import Game, VersionRow
 from ..markup import plain_text
 from ..text import is_all_caps
-from .casing import sentence_case
 from .context import loaded, store
 from .views import display_names
 

@@ -15,6 +15,7 @@ from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
 from . import games, reading, views
 from .context import absolute, base_url, game, loaded, store
+from .home import game_index
 from .lookup import (
     card_or_404,
     linkify_args,
@@ -42,26 +43,7 @@ def home():
 
 @bp.route("/<game>/")
 def game_home():
-    found, st = game(), store()
-    terms = st.terms(found, ("entry", "keyword"))
-    sections = st.terms(found, ("section",))
-    rulings = st.rulings(found)
-    groups: dict[str, list[dict]] = {}
-    for ruling in rulings:
-        groups.setdefault(ruling["group"] or "Rulings", []).append(ruling)
-    names = views.display_names(found)
-    return render_template(
-        "game.html",
-        game=found,
-        versions=st.versions(found),
-        az=views.az(terms),
-        sections=sections,
-        documents=st.documents(found),
-        groups=groups,
-        cards=[c for c in st.cards(found) if c["ruling_count"]],
-        term_count=len(terms),
-        sentence=lambda text, caps: views.sentence_case(text, names) if caps else text,
-    )
+    return render_template("game.html", home=game_index(game()))
 
 
 @bp.route("/search")

@@ -12,7 +12,7 @@ from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target, name_keys
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
-from ..text import is_all_caps, name_key
+from ..text import is_all_caps
 from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, excerpt, render_blocks, render_rules
 
@@ -240,14 +240,6 @@ def diff_html(ops: list[dict]) -> str:
         else:
             out.append(text)
     return "".join(out)
-
-
-def az(terms: list[TermRow]) -> list[tuple[str, list[TermRow]]]:
-    groups: dict[str, list[TermRow]] = {}
-    for term in terms:
-        letter = (name_key(term.name)[:1] or "#").upper()
-        groups.setdefault(letter if letter.isalpha() else "#", []).append(term)
-    return sorted(groups.items())
 
 
 MAX_LINKIFY_CHARS = 20_000
