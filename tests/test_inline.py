@@ -75,7 +75,7 @@ def test_links_inside_markdown_links_and_markup_are_kept_apart():
     assert value is None
     html = assemble(pieces, links(linker))
     assert html == (
-        '<strong><a href="/t/guard" class="term">Guard</a></strong> lets you '
+        '<strong><a href="/t/guard" class="term" data-term="guard">Guard</a></strong> lets you '
         '<a href="https://example.org">defend</a> &amp; guard.'
     )
     assert (

@@ -7,6 +7,7 @@ from html import unescape
 import pytest
 
 from rulings.errors import CorpusError
+from rulings.graph.inline import dumps, prepare_block
 from rulings.graph.mentions import Linker, Target, name_keys
 from rulings.graph.store import BlockRow
 from rulings.ingest.manifest import load_manifest
@@ -74,8 +75,9 @@ def test_no_phrase_without_a_definition_using_it_nor_for_a_subject_and_its_verb(
     assert found(words, "enemies defend") == [("enemies", "enemy"), ("defend", "defend")]
 
 
-def block(text: str, anchor: str = "p-x") -> BlockRow:
-    return BlockRow(1, 0, anchor, "para", 0, None, text)
+def block(text: str, linker: Linker, anchor: str = "p-x") -> BlockRow:
+    """A block as the build stores it: prepared with the game's names (``graph/inline.py``)."""
+    return BlockRow(1, 0, anchor, "para", 0, None, text, dumps(prepare_block(text, "para", linker)))
 
 
 def linked(html: str) -> list[tuple[str, str]]:
@@ -83,8 +85,10 @@ def linked(html: str) -> list[tuple[str, str]]:
 
 
 def test_once_per_paragraph_never_side_by_side_never_the_own_term():
-    links = Links(linker(), lambda t: f"/{t.key}", "ally", None, name_keys(["Ally (Hero Card)"]))
-    html = render_blocks([block("An enemy and an enemy ally. Boost “Enemy” abilities.\n\nThe enemy again.")], links)
+    words = linker()
+    links = Links(words, lambda t: f"/{t.key}", "ally", None, name_keys(["Ally (Hero Card)"]))
+    text = "An enemy and an enemy ally. Boost “Enemy” abilities.\n\nThe enemy again."
+    html = render_blocks([block(text, words)], links)
     # "enemy" once (the second paragraph of the block too), "ally" is the page's own term, "abilities"
     # touches the quoted "Enemy"... which is not linked again, so the ability is linked.
     assert linked(html) == [("enemy", "/enemy"), ("Boost", "/boost"), ("abilities", "/ability")]
