@@ -178,11 +178,9 @@ def test_a_declared_rename_carries_the_history(tiny):
     assert (pearl["term"], pearl["slug"], pearl["text"]) == ("Pearl", "pear", "Another fruit, polished.")
     assert tiny("applies", "tiny", "Pearl", "--version", "1.0", "--json")["term"] == "Pear"
     report = tiny("changes", "tiny", "1.0", "2.0", "--json")
-    assert (report["added"], report["removed"], report["renamed"]) == (
-        ["Cherry"],
-        ["Plum"],
-        [{"from": "Pear", "to": "Pearl"}],
-    )
+    renamed = [(r["from"], r["to"], r["slug"], r["version"], r["inferred"]) for r in report["renamed"]]
+    assert (report["added"], report["removed"]) == (["Cherry"], ["Plum"])
+    assert renamed == [("Pear", "Pearl", "pear", "2.0", False)]
     assert set(report["changed"]) == {"Basics", "Pearl"} and not any(t["inferred"] for t in report["terms"])
 
 

@@ -201,6 +201,7 @@ def test_empty_version_carries_everything_over(cli):
         "changed": [],
         "renamed": [],
         "terms": [],
+        "counts": {"added": 0, "changed": 0, "removed": 0, "renamed": 0},
     }
 
 
