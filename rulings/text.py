@@ -45,21 +45,40 @@ QUOTES = str.maketrans(
     {
         "\u2018": "'",
         "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u02bc": "'",
+        "\u2032": "'",
         "\u201c": '"',
         "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
         "\u2013": "-",
         "\u2014": "-",
         "\u2212": "-",
         "\u00a0": " ",
     }
 )
+# Letters Unicode does not decompose into a base letter and a mark (NFKD leaves them whole).
+LETTERS = str.maketrans(
+    {
+        "\u00c6": "AE", "\u00e6": "ae", "\u0152": "OE", "\u0153": "oe", "\u00d8": "O", "\u00f8": "o",
+        "\u00df": "ss", "\u1e9e": "SS", "\u0141": "L", "\u0142": "l", "\u0110": "D", "\u0111": "d",
+        "\u00d0": "D", "\u00f0": "d", "\u00de": "Th", "\u00fe": "th", "\u0131": "i", "\u0126": "H",
+        "\u0127": "h", "\u0166": "T", "\u0167": "t", "\u014a": "N", "\u014b": "n",
+    }
+)  # fmt: skip
 
 
 def fold(text: str) -> str:
-    """Straighten quotes and dashes, drop accents: a comparison form, never for display."""
+    """The comparison form of a text, never for display: quotes, apostrophes and dashes straightened,
+    accents dropped, ligatures and letters such as \u00c6 spelled out ("\u00c6mber" -> "AEmber")."""
     text = text.translate(QUOTES)
     if text.isascii():
         return text
+    text = text.translate(LETTERS)
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c))
 
@@ -147,21 +166,18 @@ def is_all_caps(text: str) -> bool:
 
 
 def _cap_word(word: str, first: bool) -> str:
-    core = re.sub(r"[^A-Za-z]", "", word)
+    core = "".join(c for c in word if c.isalpha())
     abbreviation = word.endswith(".") and len(core) <= 3
     if core.upper() in ACRONYMS or (
-        len(core) > 1 and core.isupper() and not (set(core) & _VOWELS) and not abbreviation
+        len(core) > 1 and core.isupper() and not (set(fold(core)) & _VOWELS) and not abbreviation
     ):
         return word
     lower = word.lower()
     if not first and lower in SMALL_WORDS:
         return lower
-    # Capitalise each hyphen/slash/period separated part: ALL-PURPOSE -> All-Purpose.
-    return re.sub(
-        r"[A-Za-z][a-z']*",
-        lambda m: m.group(0)[0].upper() + m.group(0)[1:],
-        re.sub(r"[A-Za-z]+", lambda m: m.group(0).lower(), word),
-    )
+    # Capitalise each hyphen/slash/period separated part (ALL-PURPOSE -> All-Purpose); what follows an
+    # apostrophe stays lower case (PLAYER’S -> Player’s).
+    return re.sub(r"[^\W\d_](?:[^\W\d_]|['\u2019])*", lambda m: m.group(0)[0].upper() + m.group(0)[1:], lower)
 
 
 def title_case(text: str) -> str:
@@ -176,6 +192,75 @@ def split_names(heading: str) -> list[str]:
     """Names in a multi-name heading: "DEFEND, DEFENSE" / "SUSTAINED DAMAGE; DAMAGE SUSTAINED"."""
     parts = [p.strip() for p in re.split(r"\s*[,;]\s*", heading) if p.strip()]
     return parts or [heading.strip()]
+
+
+QUOTED = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]+)[\"\u201c\u201d]")
+WORD_FORM = re.compile(r"^the\s+(?:word|words|term|terms|keyword|keywords|phrase|phrases)\s+(?=[\"\u201c])", re.I)
+ABBREVIATED = re.compile(r"^(.+?)\s*\(([A-Z][A-Z0-9&.]{1,7})\)$")
+_SEPARATOR = re.compile(r"\s*[,;]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+(?=[\"\u201c])")
+
+
+def _split_outside(text: str) -> list[str]:
+    """Split at commas, semicolons (and "and" before a quote), never inside parentheses or quotes."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for match in _SEPARATOR.finditer(text):
+        head = text[start : match.start()]
+        depth = head.count("(") - head.count(")")
+        quoted = len(QUOTED.sub("", fold(head)).split('"')) % 2 == 0
+        if depth <= 0 and not quoted:
+            parts.append(head)
+            start = match.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _is_abbreviation(name: str, letters: str) -> bool:
+    """ "VP" for "Victory Points": the letters start the name and follow in its order."""
+    name, letters = fold(name).lower(), re.sub(r"[^a-z0-9]", "", fold(letters).lower())
+    if len(letters) < 2 or not name.startswith(letters[0]):
+        return False
+    at = 0
+    for letter in letters:
+        at = name.find(letter, at) + 1
+        if at == 0:
+            return False
+    return True
+
+
+def _sides(name: str) -> list[str]:
+    """ "Exhaust / Exhausted" -> both sides; "+1/+1", "1/2" and "Accuracy (Weapon/Attack Profile)" stay whole."""
+    sides = [s.strip() for s in re.split(r"\s*/\s*", name)] if "/" in name and "(" not in name else [name]
+    return sides if len(sides) > 1 and all(re.search(r"[^\W\d_]{2}", s) for s in sides) else [name]
+
+
+def _and_abbreviation(name: str) -> list[str]:
+    """ "Victory Points (VP)" -> the name and its abbreviation; a qualifier ("Assault (X)") stays."""
+    match = ABBREVIATED.match(name)
+    if match and _is_abbreviation(match.group(1), match.group(2)):
+        return [match.group(1).strip(), match.group(2)]
+    return [name]
+
+
+def term_names(heading: str) -> list[str]:
+    """Every name a glossary heading gives its term, the one to show first.
+
+    "Ability, Card Ability" and "A; B" name each part; "Exhaust / Exhausted" each side; "Victory
+    Points (VP)" the name and its abbreviation; '"If You Do" and "In Order To"' and 'The word "may"'
+    what the quotes hold. Qualifiers ("Attack (Enemy Activation)", "Assault (X)") are part of a name.
+    """
+    heading = re.sub(r"\s+", " ", heading).strip().rstrip(":").strip()
+    heading = WORD_FORM.sub("", heading)
+    out: list[str] = []
+    for part in _split_outside(heading):
+        quoted = QUOTED.fullmatch(part)
+        for side in _sides(quoted.group(1).strip() if quoted else part):
+            for name in _and_abbreviation(side):
+                name = name.strip(" .,;:")
+                if name and quoted:
+                    name = name[0].upper() + name[1:]  # 'The word "may"' is the term May
+                if name and name not in out:
+                    out.append(name)
+    return out or [heading]
 
 
 def vocabulary(lines: Iterable[str]) -> set[str]:

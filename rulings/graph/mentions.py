@@ -98,6 +98,11 @@ OPENERS = "\"'([*_ \t"
 CLOSERS = "\"')]*_ \t"
 
 
+def _folded(word: str) -> str:
+    """A word of running text as names are folded ("\u00c6mber" meets "AEmber", "Caf\u00e9" meets "Cafe")."""
+    return word.lower() if word.isascii() else fold(word).lower()
+
+
 def _key(words: Iterable[str]) -> str:
     return " ".join(w.lower() for w in words)
 
@@ -157,7 +162,7 @@ class Linker:
         if not self.targets or not text:
             return []
         plain = text.translate(QUOTES)  # same length as text
-        spans = [(m.start(), m.end(), m.group(0).lower()) for m in WORD.finditer(plain)]
+        spans = [(m.start(), m.end(), _folded(m.group(0))) for m in WORD.finditer(plain)]
         out = []
         for i, (_, _, word) in enumerate(spans):
             if word not in self.first:
