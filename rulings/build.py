@@ -39,10 +39,12 @@ from .index.writer import keep_words_key, update_index, write_index
 from .ingest.corrections import apply_corrections
 from .ingest.manifest import discover_games, load_manifest
 from .ingest.parsers import parse
+from .ingest.report import DocumentReport, document_report, game_names
 from .ingest.source import read_source
 from .settings import Settings
 
 DEPENDENCIES = ("whoosh-reloaded", "markdown-it-py")  # the libraries whose versions shape a build
+QUALITY = "report.json"  # each document's quality report (with every entry's reason), per game
 
 
 @dataclass
@@ -53,6 +55,7 @@ class BuildReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     state: dict = field(default_factory=dict)  # what the next incremental build compares against
     phases: dict = field(default_factory=dict)  # seconds spent on the graph and on the index
+    documents: list[DocumentReport] = field(default_factory=list)  # the documents this build parsed
 
     def as_dict(self) -> dict:
         return {
@@ -61,7 +64,16 @@ class BuildReport:
             "counts": self.counts,
             "warnings": [str(d) for d in self.diagnostics if d.level == "warning"],
             "suggestions": [d.message for d in self.diagnostics if d.level == "suggestion"],
+            "documents": [d.as_dict() for d in self.documents],
         }
+
+
+def quality_reports(build: Path) -> dict[str, list[dict]]:
+    """Every document's quality report in a build (game slug -> reports, with ``explain``)."""
+    try:
+        return json.loads((build / QUALITY).read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 @functools.cache
@@ -216,8 +228,14 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     else:
         create_schema(conn)
     wanted = set(changed)
+    quality = quality_reports(previous) if incremental else {}  # carried-over games keep their reports
     for game_dir in (g for g in games if g.name in wanted):
-        _build_game(conn, game_dir, progress)
+        reports = _build_game(conn, game_dir, progress)
+        report.documents.extend(reports)
+        quality[game_dir.name] = [r.as_dict(explain=True) for r in reports]
+    for slug in removed:
+        quality.pop(slug, None)
+    (work / QUALITY).write_text(json.dumps(quality, ensure_ascii=False))
     # Every game's warnings and suggestions, those carried over unchanged included.
     report.diagnostics = [
         Diagnostic(*row) for row in conn.execute("SELECT level, path, line, message FROM diagnostics ORDER BY rowid")
@@ -245,8 +263,8 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     return report
 
 
-def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
-    """Parse one game's documents, assemble its versions and write it into the graph."""
+def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> list[DocumentReport]:
+    """Parse one game's documents, assemble its versions and write it into the graph; the documents' reports."""
     manifest = load_manifest(game_dir)
     sources = []
     for spec in manifest.documents:
@@ -263,6 +281,8 @@ def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> None:
     try:
         assembly = Assembler(manifest, [(spec, parsed) for spec, _, parsed in sources]).run()
         write_game(conn, manifest, sources, assembly)
+        names = game_names([parsed for _, _, parsed in sources])
+        return [document_report(source, parsed, names) for _, source, parsed in sources]
     except CorpusError:
         raise
     except Exception as exc:  # likewise for the versions and the graph: name the game

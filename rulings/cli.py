@@ -11,12 +11,13 @@ import click
 
 from . import __version__
 from .build import build as run_build
-from .build import ensure_built
-from .errors import RulingsError, StoreError, Unanswerable
+from .build import ensure_built, quality_reports
+from .errors import BadRequest, RulingsError, StoreError, Unanswerable
 from .graph import answers, compare
 from .graph.report import changes_markdown
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
+from .ingest.report import explanation
 from .markup import plain_text
 from .settings import ServerOptions, Settings
 from .urls import Urls
@@ -100,20 +101,30 @@ def main(ctx: click.Context, corpus: str | None, store: str | None) -> None:
 @main.command()
 @click.option("--corpus", "corpus_override", type=click.Path(file_okay=False), help="Corpus folder to build.")
 @click.option("--full", is_flag=True, help="Rebuild every game, not just the changed ones.")
+@click.option(
+    "--explain", "explain", metavar="FILE", help="Then show how FILE was read: every entry and why, every warning."
+)
 @json_option("Print the build report as JSON (an error too: {status, message, ...}).")
 @click.pass_obj
-def build(obj: CliState, corpus_override: str | None, full: bool, as_json: bool) -> None:
-    """Parse the corpus and build graph + index; swap in atomically."""
+def build(obj: CliState, corpus_override: str | None, full: bool, explain: str | None, as_json: bool) -> None:
+    """Parse the corpus and build graph + index; swap in atomically.
+
+    Prints one line per document it parsed (entries, cross-references, lines not placed, warnings);
+    --explain FILE shows that document's report in full.
+    """
     settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.settings.store)
     report = run_build(settings, incremental=not full)
+    explained = _explained(report.build, explain) if explain else None
     data = report.as_dict()
     if as_json:
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(explained or data, indent=2, ensure_ascii=False))
         return
     for warning in data["warnings"]:  # "file:line: warning: message"
         click.echo(warning, err=True)
     for suggestion in data["suggestions"]:
         click.echo(f"suggestion: {suggestion}", err=True)
+    for document in report.documents:
+        click.echo(document.summary())
     counts = data["counts"]
     click.echo(
         f"built {counts.get('games', 0)} games, {counts.get('documents', 0)} documents, "
@@ -126,6 +137,22 @@ def build(obj: CliState, corpus_override: str | None, full: bool, as_json: bool)
         )
         + f" in {report.seconds:.2f} s -> {report.build}"
     )
+    if explained:
+        click.echo("")
+        click.echo("\n".join(explanation(explained)))
+
+
+def _explained(build_dir, file: str) -> dict:
+    """The quality report of the document ``file`` names (its corpus path, game/file, or file name)."""
+    documents = [d for docs in quality_reports(build_dir).values() for d in docs]
+    wanted = file.replace("\\", "/").strip("/")
+    found = [d for d in documents if d["path"] == wanted or d["path"].endswith("/" + wanted)]
+    if len(found) != 1:
+        names = sorted(d["path"] for d in documents)
+        close = [n for n in names if wanted.rsplit("/", 1)[-1].lower() in n.lower()][:10]
+        why = "names several documents" if found else "is no document of the corpus"
+        raise BadRequest(f"--explain {file} {why}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+    return found[0]
 
 
 @main.command()

@@ -26,6 +26,7 @@ NEW_BLOCK = re.compile(
     r"^\s*(?:see also\b|[A-Z][\w'\u2019/\-]*(?: [A-Za-z][\w'\u2019/\-]*){0,4} [\u2014\u2013] )", re.I
 )
 STEP_NUMBER = re.compile(r"^(?:\*\*)?\(?(\d{1,2})[.):](?:\*\*)?\s*(?!\d)(?:\*\*)?")
+MARKDOWN_ITEM = re.compile(r"^\d{1,2}[.)]\s+\S")  # "1. Forge a key." at the margin: a Markdown list item
 
 
 @dataclass
@@ -63,11 +64,13 @@ def wrap_width(lines: list[str]) -> int | None:
     return p90 if p90 < 100 and wrapped > len(lengths) * 0.4 else None
 
 
-def lex(lines: list[str], start: int = 1, width: int | None = None) -> list[RawBlock]:
+def lex(lines: list[str], start: int = 1, width: int | None = None, markdown: bool = False) -> list[RawBlock]:
     """Blocks of ``lines`` (numbered from ``start``), in order.
 
     With ``width`` (a hard-wrap width), an unindented line after a short line
-    that ends a sentence starts a new paragraph instead of continuing it.
+    that ends a sentence starts a new paragraph instead of continuing it. With ``markdown``,
+    a numbered line at the margin ("1. Forge a key.") is a list item, as Markdown has it
+    (in OCR'd text such a line is as often a wrapped sentence or a contents line).
     """
     blocks: list[RawBlock] = []
     current: RawBlock | None = None
@@ -89,7 +92,7 @@ def lex(lines: list[str], start: int = 1, width: int | None = None) -> list[RawB
             continue
         bullet = BULLET.match(line)
         if not bullet:
-            step = INDENTED_STEP.match(line)
+            step = INDENTED_STEP.match(line) or (markdown and MARKDOWN_ITEM.match(line))
             bullet = re.match(r"^(\s*)(.*)$", line) if step else None
         if bullet:
             indent = len(bullet.group(1).expandtabs(4))

@@ -82,6 +82,8 @@ class Entry:
     path: list[str] = field(default_factory=list)  # enclosing section titles
     lines: list[int] = field(default_factory=list)
     number: str | None = None  # numbered chapters, sections and rules: "7", "702", "702.19"
+    why: str = ""  # why the parser made this entry (the build report's --explain)
+    spellings: list[str] = field(default_factory=list)  # names it answers to but never shows (heading as printed)
 
     @property
     def name(self) -> str:

@@ -20,6 +20,9 @@ from ..model import Block, Entry, SubDefinition
 SEE_ALSO = re.compile(r"^see\s+also\s*[:.]?\s*(.+)$", re.I)
 SEE = re.compile(r"^see\s*:\s*(.+)$", re.I)
 GLOSSARY_TITLES = re.compile(r"glossary|definitions|terms|keywords|rules reference|index of rules|terminology", re.I)
+# Titles that say what follows is a glossary whatever its shape ("Rules Reference" sections are as often
+# chapters of rules as they are glossaries: those are known by their shape).
+GLOSSARY_NAMES = re.compile(r"glossary|definitions|\bterms\b|keywords|terminology|index of terms", re.I)
 SUBDEF_BOLD = re.compile(r"^\s*[-•]?\s*\*\*([^*]{1,50}?)\*\*\s*[\u2014\u2013]\s*(.*)$")
 
 

@@ -137,10 +137,12 @@ class ComprehensiveRulesParser:
         titles = [i for i in kept if is_title(lines, i)]
         prose = [i for i in kept if not titles or i < titles[0]]
         if prose:  # text before any title: a section named after the document
-            self.paragraphs(doc, Entry("section", [title], prose[0] + 1), lines, prose)
+            self.paragraphs(
+                doc, Entry("section", [title], prose[0] + 1, why="text before any title line"), lines, prose
+            )
         for k, i in enumerate(titles):
             stop = titles[k + 1] if k + 1 < len(titles) else end
-            part = Entry("section", [lines[i].strip()], i + 1, lines=[i + 1])
+            part = Entry("section", [lines[i].strip()], i + 1, lines=[i + 1], why="a title line of an unnumbered part")
             if GLOSSARY_TITLES.search(part.name):
                 doc.entries.append(part)
                 self.glossary(doc, lines, i + 1, stop, part.name)
@@ -163,7 +165,8 @@ class ComprehensiveRulesParser:
             if not line:
                 entry = None
             elif entry is None:
-                entry = Entry("entry", [line], i + 1, path=[title], lines=[i + 1])
+                why = f"the first line of a group of lines under {title!r}"
+                entry = Entry("entry", [line], i + 1, path=[title], lines=[i + 1], why=why)
                 doc.entries.append(entry)
             else:
                 kind = "step" if re.match(r"^\d+\.\s", line) else "para"  # "1. Text on an object …"
@@ -211,7 +214,8 @@ class _Body:
         self.section = None
         if not is_section:
             self.chapter = None
-        entry = Entry("section", [f"{number}. {title}"], line, path=self.path(), lines=[line], number=number)
+        why = "a numbered section heading" if is_section else "a numbered chapter heading"
+        entry = Entry("section", [f"{number}. {title}"], line, path=self.path(), lines=[line], number=number, why=why)
         self.doc.entries.append(entry)
         if is_section:
             self.section = entry
@@ -220,7 +224,7 @@ class _Body:
         self.rule = None
 
     def new_rule(self, number: str, name: str, line: int) -> Entry:
-        self.rule = Entry("rule", [name], line, path=self.path(), number=number)
+        self.rule = Entry("rule", [name], line, path=self.path(), number=number, why=f"numbered rule {number}")
         self.doc.entries.append(self.rule)
         return self.rule
 

@@ -234,7 +234,8 @@ class _Walk:
             return
         self.close()
         if self.section is None:  # text before the first section: the document's introduction
-            self.entry = Entry("section", [display_title(text)], item.lines[0], lines=list(item.lines))
+            why = "a heading before the first section (the introduction)"
+            self.entry = Entry("section", [display_title(text)], item.lines[0], lines=list(item.lines), why=why)
             self.doc.entries.append(self.entry)
             return
         title = display_title(text)
@@ -289,7 +290,8 @@ class _Walk:
         if container and not re.match(r"^GLOSSARY\b", item.text.upper()):
             self.doc.furniture[item.lines[0]] = "rulebook heading without text"
             return
-        self.entry = Entry("section", [name], item.lines[0], path=[self.rulebook], lines=list(item.lines))
+        why = "a heading of the rulebook appended to the FAQ"
+        self.entry = Entry("section", [name], item.lines[0], path=[self.rulebook], lines=list(item.lines), why=why)
         self.doc.entries.append(self.entry)
 
     def glossary_entries(self, section: Entry, item: _Item) -> None:
@@ -297,8 +299,10 @@ class _Walk:
         for raw in item.raws:
             match = GLOSSARY_LINE.match(raw.raw.strip().replace("**", "")) if raw.kind in ("para", "bullet") else None
             if match and len(match.group(1).split()) <= 5:
+                why = f"a 'TERM:' line under {section.name!r} of the appended rulebook"
+                name = title_case(match.group(1).strip())
                 current = Entry(
-                    "entry", [title_case(match.group(1).strip())], raw.line, path=[self.rulebook], lines=list(raw.lines)
+                    "entry", [name], raw.line, path=[self.rulebook, section.name], lines=list(raw.lines), why=why
                 )
                 current.blocks.append(Block(match.group(2).strip().replace("**", ""), raw.line))
                 whole = GLOSSARY_LINE.match(raw.text.replace("**", ""))

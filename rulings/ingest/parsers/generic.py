@@ -1,32 +1,60 @@
-"""Any rulebook in Markdown or plain text: sections from headings, glossaries, Q&A.
+"""Any rulebook in Markdown or plain text, read from its outline (``outline.py``).
 
-The fallback for documents no family parser claims (and the parser behind
-``rulings import``). Headings are Markdown ``#`` lines, or short isolated
-title-like lines in plain text. Inside a section, a run of ``Term: text`` (or
-``**Term** - text``) paragraphs is a glossary and becomes entries; ``Q:``/``A:``
-pairs become FAQ rulings; everything else stays the section's text.
+The fallback for documents no family parser claims, and the parser behind ``rulings import``.
+Every heading is a section, nested by level. A glossary is found by its shape, not its name:
+sub-headings that are names in alphabetical order, a run of definition paragraphs
+(``**Term:** text``, ``Term: text``, see ``definitions.py``) in alphabetical order, or either under
+a heading that says it is a glossary. An entry holds everything under its heading, or up to the
+next definition; its sub-headings are sub-definitions. List items and numbered steps are never
+terms, except in a glossary made of nothing but a list. FAQ layouts and card headings become
+rulings (``questions.py``), cross-references links (``references.py``). Every entry says why it
+was made (``Entry.why``), and every line is accounted for.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
-from ...text import NOT_TERMS, name_key, strip_markup, title_case
-from ..lexer import HEADING, RawBlock, lex, markdown_headings, wrap_width
-from ..model import Entry, ParsedDocument, Ruling
+from ...text import term_names, title_case
+from ..lexer import RawBlock
+from ..model import Entry, ParsedDocument, Ruling, SubDefinition
 from ..source import Source
-from .common import GLOSSARY_TITLES, clean_name, mend_broken_blocks, number_steps, plain_heading, to_block
+from .common import GLOSSARY_NAMES, extract_subdefinitions, mend_broken_blocks, number_steps, to_block
+from .definitions import GLOSSARY_RUN, alphabetical, credits_title, definition, term_like
+from .outline import Section, outline
+from .questions import ERRATA, Card, answer_label, bold_line, cards_named, question, question_title, rulings_title
+from .references import ANCHOR_LINK, anchor_of, paragraph_reference, sentence_references, unlink_anchors
 
-DEFINITION = re.compile(
-    r"^\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?([A-Z0-9+][^:*\n]{0,48}?)(?:\*\*|__)?\s*"
-    r"(?::|\s[\u2014\u2013]\s|\s-\s)\s*(?:\*\*|__)?\s*(\S.*)$"
-)
-QUESTION = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:Q|Question)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
-ANSWER = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?:A|Answer)\s*[:.)](?:\*\*)?\s*(.+)$", re.I)
+NUMBER = r"\d+[A-Za-z]?\d*(?:\.\d+[A-Za-z]?\d*)*"
+NUMBERED = re.compile(
+    rf"^(?P<number>{NUMBER})[.)]?\s+(?P<title>[^\W\d].*)$|^(?P<title2>[^\W\d].*?)\s*\((?P<number2>\d+(?:\.\d+)+)\)$"
+)  # "8A. Castling", "Phase One (2.1)": a title with the number of its rule
+HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
+DIVIDER = re.compile(r"^[A-Z](?:\s*[-\u2013\u2014&]\s*[A-Z])?$")  # "A", "A-C": a glossary's letter dividers
+
+
+@dataclass
+class Context:
+    """What the headings above the section being read say about it."""
+
+    path: list[str] = field(default_factory=list)  # their titles
+    glossary: str | None = None  # the one that says it is a glossary
+    rulings: str | None = None  # the one that says it holds rulings (FAQ, clarifications, errata)
+    pack: str | None = None  # the pack or product heading that cards are listed under
+
+
+def names_of(title: str) -> list[str]:
+    """Display names of a term from its heading as printed."""
+    out: list[str] = []
+    for name in term_names(title):
+        if title_case(name) not in out:
+            out.append(title_case(name))
+    return out
 
 
 class GenericParser:
-    """Sections, glossaries and Q&A from any Markdown or plain-text rulebook."""
+    """Sections, glossaries, rulings and cross-references from any Markdown or plain-text rulebook."""
 
     name = "generic"
 
@@ -35,127 +63,286 @@ class GenericParser:
 
     def parse(self, source: Source) -> ParsedDocument:
         doc = ParsedDocument()
-        lines = source.lines
-        headings = self.headings(lines)
-        width = wrap_width(lines)
-        stack: list[tuple[int, str]] = []  # (level, title) of enclosing sections
-        bounds = [h[0] for h in headings] + [len(lines) + 1]
-        if headings and bounds[0] > 1:
-            self.section(doc, source, [], None, 1, bounds[0], width)
-        elif not headings:
-            self.section(doc, source, [], None, 1, len(lines) + 1, width)
-        for i, (line, level, title) in enumerate(headings):
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            path = [t for _, t in stack]
-            self.section(doc, source, path, (line, title), line + 1, bounds[i + 1], width)
-            stack.append((level, title))
+        root = outline(source.lines, source.spec.title)
+        walk = _Walk(doc, source, self.glossaries, root)
+        walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
+        walk.finish_rulings()
         return doc
 
-    @staticmethod
-    def headings(lines: list[str]) -> list[tuple[int, int, str]]:
-        """(line, level, title) of every heading; plain-text headings count as level 2."""
-        found = []
-        has_markdown = markdown_headings(lines) >= 2
-        for number, line in enumerate(lines, 1):
-            match = HEADING.match(line)
-            if match and strip_markup(match.group(2)):
-                found.append((number, len(match.group(1)), clean_name(strip_markup(match.group(2)))))
-                continue
-            if has_markdown:
-                continue
-            before = lines[number - 2] if number >= 2 else ""
-            after = lines[number] if number < len(lines) else ""
-            if plain_heading(strip_markup(line), before, after):
-                title = re.sub(r"\s*:\s*$", "", strip_markup(line)).strip()
-                found.append((number, 2, title))
-        return found
 
-    def section(
-        self,
-        doc: ParsedDocument,
-        source: Source,
-        path: list[str],
-        heading: tuple[int, str] | None,
-        start: int,
-        end: int,
-        width: int | None,
-    ) -> None:
-        lines = source.lines
-        raws = lex(lines[start - 1 : end - 1], start=start, width=width)
-        title = title_case(heading[1]) if heading else source.spec.title
-        entry = Entry(
-            "section", [title], heading[0] if heading else start, path=list(path), lines=[heading[0]] if heading else []
-        )
-        definitions = self.definition_blocks(raws, title) if self.glossaries else set()
-        first_inside = len(doc.entries)  # the section goes before the entries found inside it
-        current: Entry | Ruling | None = None
-        body = []
-        for raw in raws:
-            question = QUESTION.match(raw.raw) if raw.kind != "heading" else None
-            answer = ANSWER.match(raw.raw) if raw.kind != "heading" else None
-            if question:
-                current = Ruling(
-                    "faq",
-                    strip_markup(question.group(1)),
-                    raw.line,
-                    question=strip_markup(raw.text),
-                    section=title,
-                    group=title,
-                    group_kind="general",
-                    lines=list(raw.lines),
-                )
-                current.question = re.sub(r"^(?:Q|Question)\s*[:.)]\s*", "", current.question, flags=re.I)
-                doc.rulings.append(current)
-            elif answer and isinstance(current, Ruling) and current.answer is None:
-                current.answer = re.sub(r"^(?:A|Answer)\s*[:.)]\s*", "", strip_markup(raw.text), flags=re.I)
-                current.text = f"**Q:** {current.question}\n\n**A:** {current.answer}"
-                current.lines.extend(raw.lines)
-            elif id(raw) in definitions:
-                match = DEFINITION.match(raw.text if raw.kind == "para" else raw.raw)
-                term = clean_name(strip_markup(match.group(1)))
-                current = Entry("entry", [title_case(term)], raw.line, path=[*path, title], lines=list(raw.lines))
-                current.blocks.append(to_block(raw))
-                current.blocks[-1].text = strip_markup(match.group(2))
-                current.blocks[-1].kind = "para"
-                doc.entries.append(current)
-            elif isinstance(current, Entry) and raw.kind != "heading" and not self.starts_new(raw):
-                current.blocks.append(to_block(raw))
-                current.lines.extend(raw.lines)
-            elif isinstance(current, Ruling) and current.answer is not None and raw.kind != "heading":
-                current.answer += f"\n\n{raw.text}"
-                current.text += f"\n\n{raw.text}"
-                current.lines.extend(raw.lines)
+class _Walk:
+    """One pass over the outline, writing entries and rulings in document order."""
+
+    def __init__(self, doc: ParsedDocument, source: Source, glossaries: bool, root: Section):
+        self.doc, self.lines, self.glossaries = doc, source.lines, glossaries
+        self.faq = source.spec.kind == "faq"
+        self.anchors = {anchor_of(s.title): s.title for s in root.walk() if s.line}
+        self.title = root.children[0] if len(root.children) == 1 and root.children[0].level == 1 else None
+        numbered = (NUMBERED.match(s.title) for s in root.walk() if s.line)
+        self.numbers = {(m["number"] or m["number2"]).lower(): m.group(0) for m in numbered if m}  # "see 8A2"
+        self.card_lines: list[int] = []  # a card heading's lines, given to the first ruling about the card
+
+    # -- sections ---------------------------------------------------------------
+    def section(self, node: Section, context: Context) -> None:
+        if node.line and not node.children and context.rulings:
+            if question_title(node.title):
+                self.question_heading(node, context)
+                return
+            cards = cards_named(node.title)
+            if not cards and self.listed_card(node, context):
+                cards = [Card(title_case(node.title), None, None)]
+            if cards:
+                self.card_lines = [node.line]
+                self.read(node.blocks, context.path[-1] if context.path else node.title, context, False, cards)
+                self.unused_card()
+                return
+        if node.line and DIVIDER.match(node.title) and context.glossary and not node.blocks:
+            self.doc.furniture[node.line] = "letter divider of a glossary"
+            inner = context
+        else:
+            inner = self.inner(node, context)
+            entry = self.section_entry(node, context)
+            first = len(self.doc.entries)
+            own = self.read(node.blocks, entry.name, inner, bool(inner.glossary))
+            entry.lines.extend(n for raw in own for n in raw.lines)
+            self.fill(entry, own)
+            if node.line or entry.lines:
+                self.doc.entries.insert(first, entry)
+        terms = self.heading_terms(node, bool(inner.glossary)) if self.glossaries else {}
+        for child in node.children:
+            if id(child) in terms:
+                self.heading_term(child, inner, terms[id(child)])
             else:
-                current = None
-                body.append(raw)
-                entry.lines.extend(raw.lines)
-        entry.blocks = mend_broken_blocks([to_block(r) for r in body if r.kind != "heading"])
-        number_steps(entry.blocks)
-        if heading or entry.blocks:
-            doc.entries.insert(first_inside, entry)
+                self.section(child, inner)
+
+    def inner(self, node: Section, context: Context) -> Context:
+        """The context of what is under ``node``."""
+        if node.line is None:
+            return context
+        if node is self.title:  # "# Fallout Rules Reference" says what the document is, not a section
+            return Context([*context.path, title_case(node.title)], context.glossary, context.rulings, context.pack)
+        says_glossary = GLOSSARY_NAMES.search(node.title) and not credits_title(node.title)
+        return Context(
+            path=[*context.path, title_case(node.title)],
+            glossary=context.glossary or (node.title if says_glossary else None),
+            rulings=context.rulings or (node.title if rulings_title(node.title) else None),
+            pack=node.title if context.rulings else context.pack,
+        )
 
     @staticmethod
-    def starts_new(raw: RawBlock) -> bool:
-        return bool(QUESTION.match(raw.raw))
+    def section_entry(node: Section, context: Context) -> Entry:
+        if node.line is None:
+            return Entry("section", [node.title], 1, why="the text before the document's first heading")
+        why = f"a level-{node.level} heading" if node.level else "a heading"
+        entry = Entry(
+            "section", [title_case(node.title)], node.line, path=list(context.path), lines=[node.line], why=why
+        )
+        numbered = NUMBERED.match(node.title)
+        if numbered:  # "8A. Castling" is also Castling
+            entry.spellings.append(title_case(numbered["title"] or numbered["title2"]))
+        return entry
 
     @staticmethod
-    def definition_blocks(raws: list[RawBlock], title: str) -> set[int]:
-        """Blocks that open a glossary entry: several ``Term: text`` in a row, or any in a glossary."""
-        candidates = []
+    def listed_card(node: Section, context: Context) -> bool:
+        """A heading in a FAQ under a pack or product heading, whose text is questions or a list."""
+        if context.pack is None or not node.blocks:
+            return False
+        return all(b.kind == "bullet" for b in node.blocks) or any(question(b, True) for b in node.blocks)
+
+    # -- glossaries of headings -----------------------------------------------------
+    def heading_terms(self, node: Section, titled: bool) -> dict[int, str]:
+        """The sub-headings of ``node`` that are glossary entries (by id), each with why."""
+        candidates = [c for c in node.children if not DIVIDER.match(c.title) and not self.is_group(c, titled)]
+        names = [c for c in candidates if term_like(c.title, plain=False) and not question_title(c.title)]
+        if not names or len(names) < 0.8 * len(candidates):
+            return {}  # mostly not names: chapters, steps, questions
+        candidates = names
+        if titled:
+            why = f"a sub-heading of {node.title!r}, under a heading that says it is a glossary"
+        elif (
+            len(candidates) >= HEADING_RUN
+            and not any(c.children for c in candidates)  # entries with sections of their own are chapters
+            and alphabetical([c.title for c in candidates], HEADING_RUN)
+        ):
+            why = f"one of {len(candidates)} sub-headings of {node.title!r} in alphabetical order"
+        else:
+            return {}
+        return {id(c): why for c in candidates}
+
+    @staticmethod
+    def is_group(section: Section, titled: bool) -> bool:
+        """A heading of a glossary that groups entries rather than being one: it has no text of its own,
+        or several sub-headings ("Icons" over "Color Icons", "Tokens"...). Its sub-headings are read in turn."""
+        return titled and bool(section.children) and (not section.blocks or len(section.children) >= 3)
+
+    def heading_term(self, node: Section, context: Context, why: str) -> None:
+        """A glossary entry: a heading and everything under it, its sub-headings as sub-definitions."""
+        entry = Entry("entry", names_of(node.title), node.line, path=list(context.path), lines=node.lines(), why=why)
+        self.keep_printed(entry, node.title)
+        raws = list(node.blocks)
+        for sub in list(node.walk())[1:]:
+            text = " ".join(b.text for b in sub.blocks)
+            entry.subdefs.append(SubDefinition(title_case(sub.title), text, sub.line))
+            raws.append(RawBlock("para", f"**{sub.title}**", [sub.line], raw=sub.raw))
+            raws.extend(sub.blocks)
+        self.fill(entry, raws)
+        self.doc.entries.append(entry)
+
+    @staticmethod
+    def keep_printed(entry: Entry, printed: str) -> None:
+        """The heading as printed answers for the term too, when its names differ from it."""
+        if printed not in entry.names:
+            entry.spellings.append(printed)
+
+    # -- a section's own blocks: text, definitions, questions, cards ------------------
+    def read(self, raws: list[RawBlock], where: str, context: Context, in_glossary: bool, cards: list[Card] = ()):
+        """Terms, rulings and the section's own text (returned) from one section's blocks."""
+        errata = self.card_definitions(raws) if context.rulings else {}
+        terms = {k: v for k, v in self.definition_terms(raws, context, in_glossary).items() if k not in errata}
+        in_faq = self.faq or bool(context.rulings)
+        body: list[RawBlock] = []
+        term: tuple[Entry, list[RawBlock]] | None = None
+        ruling: Ruling | None = None
+        opened: list[tuple[Entry, list[RawBlock]]] = []
         for raw in raws:
-            if raw.kind == "heading":
-                continue
-            match = DEFINITION.match(raw.text if raw.kind == "para" else raw.raw)
-            if not match:
-                continue
-            term = strip_markup(match.group(1)).strip()
-            if term.lower() in NOT_TERMS or len(term.split()) > 6 or name_key(term) == "":
-                continue
-            if not (term[0].isupper() or term[0].isdigit()) or term.endswith((".", ",")):
-                continue
-            candidates.append(raw)
-        in_glossary = bool(GLOSSARY_TITLES.search(title))
-        if in_glossary and candidates:
-            return {id(r) for r in candidates}
-        return {id(r) for r in candidates} if len(candidates) >= 3 else set()
+            asked = question(raw, in_faq)
+            label = bold_line(raw)
+            named = cards_named(label) if label and context.rulings else []
+            if asked:
+                term, ruling = None, self.new_ruling("faq", asked.question, raw, where, context, cards)
+                ruling.question, ruling.answer = asked.question, asked.answer or None
+            elif ruling is not None and ruling.kind == "faq" and ruling.answer is None and answer_label(raw):
+                ruling.answer = answer_label(raw)
+                ruling.lines.extend(raw.lines)
+            elif named:
+                self.unused_card()
+                term, ruling, cards = None, None, named
+                self.card_lines = list(raw.lines)
+            elif id(raw) in errata:  # "**Award Ceremony (r138)** — Should read: …"
+                defined, named = errata[id(raw)]
+                term, ruling = None, self.new_ruling("clarification", "", raw, where, context, named)
+                ruling.text = defined.text
+            elif id(raw) in terms:
+                defined, why = terms[id(raw)]
+                ruling = None
+                entry = Entry("entry", names_of(defined.term), raw.line, path=list(context.path), why=why)
+                self.keep_printed(entry, defined.term)
+                entry.lines.extend(raw.lines)
+                first = [RawBlock(raw.kind, defined.text, list(raw.lines), raw=raw.raw)] if defined.text else []
+                term = (entry, first)
+                opened.append(term)
+                self.doc.entries.append(entry)
+            elif term is not None:
+                term[1].append(raw)
+                term[0].lines.extend(raw.lines)
+            elif ruling is not None:
+                self.add_to_ruling(ruling, raw)
+            elif cards:  # text under a card's name is a clarification of that card
+                ruling = self.new_ruling("clarification", "", raw, where, context, cards)
+                self.add_to_ruling(ruling, raw, first=True)
+            else:
+                body.append(raw)
+        for entry, entry_raws in opened:
+            self.fill(entry, entry_raws)
+        self.unused_card()
+        return body
+
+    def card_definitions(self, raws: list[RawBlock]) -> dict[int, tuple]:
+        """Definitions whose term is a card with its number ("**Award Ceremony (r138)** — Should read: …")."""
+        found = ((raw, definition(raw, self.lines)) for raw in raws)
+        return {id(raw): (d, cards) for raw, d in found if d and (cards := cards_named(d.term))}
+
+    def definition_terms(self, raws: list[RawBlock], context: Context, in_glossary: bool) -> dict[int, tuple]:
+        """Blocks that open glossary entries, each with its definition and why."""
+        if not self.glossaries or (context.path and credits_title(context.path[-1])):
+            return {}
+        found = [(raw, d) for raw in raws if (d := definition(raw, self.lines))]
+        paragraphs = [(r, d) for r, d in found if not d.listed]
+        listed = [(r, d) for r, d in found if d.listed and r.depth == 0 and not r.number]
+        if in_glossary and (paragraphs or listed):
+            chosen = paragraphs or listed
+            shape = "paragraph" if paragraphs else "list item"
+            why = f"a definition {shape} under {context.glossary!r}, a heading that says it is a glossary"
+        elif not context.rulings and len(paragraphs) >= GLOSSARY_RUN and alphabetical([d.term for _, d in paragraphs]):
+            chosen = paragraphs
+            why = f"one of {len(paragraphs)} definition paragraphs in alphabetical order"
+        else:
+            return {}
+        return {id(r): (d, why) for r, d in chosen}
+
+    # -- rulings ---------------------------------------------------------------------
+    def new_ruling(self, kind: str, title: str, raw: RawBlock, where: str, context: Context, cards=()) -> Ruling:
+        """A ruling opened by ``raw``; about ``cards`` when given (titled with their names if untitled)."""
+        ruling = Ruling(kind, title, raw.line, section=where, group=where, group_kind="general", lines=list(raw.lines))
+        if cards:
+            first = cards[0]
+            ruling.card, ruling.cards = first.name, [c.name for c in cards]
+            ruling.card_set, ruling.card_number = first.card_set, first.number
+            ruling.group, ruling.group_kind, ruling.expansion = first.name, "card", context.pack
+            ruling.title = title or " / ".join(ruling.cards)
+            ruling.lines[:0], self.card_lines = self.card_lines, []
+        self.doc.rulings.append(ruling)
+        return ruling
+
+    def unused_card(self) -> None:
+        """A card heading no ruling followed is kept as furniture, not lost."""
+        for line in self.card_lines:
+            self.doc.furniture[line] = "card heading without a ruling"
+        self.card_lines = []
+
+    @staticmethod
+    def add_to_ruling(ruling: Ruling, raw: RawBlock, first: bool = False) -> None:
+        text = to_block(raw).markdown()
+        if ruling.kind == "faq":
+            if not ruling.answer and raw.kind == "bullet":
+                text = raw.text  # "- Yes." under a bold question is the answer, not a list
+            ruling.answer = f"{ruling.answer}\n\n{text}" if ruling.answer else text
+        else:
+            ruling.text = f"{ruling.text}\n\n{text}" if ruling.text else text
+        if not first:
+            ruling.lines.extend(raw.lines)
+
+    def question_heading(self, node: Section, context: Context) -> None:
+        """A heading that asks: the text under it is the answer."""
+        where = context.path[-1] if context.path else node.title
+        asked = question_title(node.title)
+        ruling = self.new_ruling("faq", asked, RawBlock("heading", node.title, [node.line]), where, context)
+        ruling.question = asked
+        for raw in node.blocks:
+            self.add_to_ruling(ruling, raw)
+
+    def finish_rulings(self) -> None:
+        """Each ruling's text; errata named as such."""
+        for ruling in self.doc.rulings:
+            if ruling.kind == "faq":
+                ruling.text = f"**Q:** {ruling.question}\n\n**A:** {ruling.answer or ''}".strip()
+            elif ERRATA.search(f"{ruling.section or ''} {ruling.text}"):
+                ruling.kind = "errata"
+
+    # -- an entry's text and its links ----------------------------------------------------
+    def fill(self, entry: Entry, raws: list[RawBlock]) -> None:
+        entry.blocks = mend_broken_blocks([to_block(r) for r in raws if r.kind != "heading"])
+        number_steps(entry.blocks)
+        extract_subdefinitions(entry, raws)
+        self.references(entry)
+
+    def references(self, entry: Entry) -> None:
+        """A paragraph that only refers ("See also: A, B", 'See "Fight" on page 10.') becomes links, and
+        a text that is nothing else a redirect; "See X" sentences add links and stay; Markdown anchor
+        links become their labels."""
+        kept = []
+        for block in entry.blocks:
+            text = ANCHOR_LINK.sub(lambda m: f'"{self.anchors.get(m.group(2), m.group(1))}"', block.text)
+            found = paragraph_reference(text) if block.kind == "para" else None
+            if found:
+                found.targets = [self.numbers.get(t.lower(), t) for t in found.targets]
+            if found and found.kind == "see" and len(entry.blocks) == 1 and not entry.subdefs:
+                entry.redirect = found.targets
+            elif found:
+                entry.see_also.extend(t for t in found.targets if t not in entry.see_also)
+            else:
+                targets = [self.numbers.get(t.lower(), t) for t in sentence_references(text)]
+                entry.see_also.extend(t for t in targets if t not in entry.see_also)
+                block.text = unlink_anchors(block.text)
+                kept.append(block)
+        entry.blocks = kept

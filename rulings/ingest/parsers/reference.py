@@ -104,6 +104,7 @@ def split_redirect_headings(doc: ParsedDocument) -> None:
                             redirect=[target],
                             path=list(entry.path),
                             lines=list(entry.lines) if name == entry.names[0] else [],
+                            why=f"one name of the redirect heading at line {entry.line}, pointing where it is defined",
                         )
                     )
                 continue
@@ -126,9 +127,12 @@ class _State:
         self.ruling: Ruling | None = None
 
     # -- entries -------------------------------------------------------
-    def open_entry(self, kind: str, names: list[str], raw: RawBlock, path: list[str]) -> None:
+    def open_entry(self, kind: str, names: list[str], raw: RawBlock, path: list[str], why: str) -> None:
         self.close_entry()
-        self.entry = Entry(kind, names, raw.line, path=path, lines=list(raw.lines))
+        self.entry = Entry(kind, names, raw.line, path=path, lines=list(raw.lines), why=why)
+        printed = heading_names(raw.text, split=False)[0]
+        if printed not in names:
+            self.entry.spellings.append(printed)
 
     def close_entry(self) -> None:
         entry, raws = self.entry, self.raws
@@ -188,7 +192,7 @@ class _State:
             elif upper == "GLOSSARY":
                 self.close_entry()
                 self.region = "glossary"
-                self.open_entry("section", ["Glossary"], raw, [])
+                self.open_entry("section", ["Glossary"], raw, [], "the GLOSSARY heading")
                 return
             elif upper.startswith("APPENDIX") and self.region != "index":
                 self.close_ruling()
@@ -201,7 +205,7 @@ class _State:
                     self.drop(raw, "appendix heading")
                     return
                 self.region = "appendix"
-                self.open_entry("section", [self.appendix], raw, [])
+                self.open_entry("section", [self.appendix], raw, [], "an APPENDIX heading")
                 return
         if self.region == "index":
             self.drop(raw, "index and back matter")
@@ -237,13 +241,14 @@ class _State:
     def feed_body(self, raw: RawBlock, following: RawBlock | None) -> None:
         if raw.kind == "heading" and not sentence_like(raw.text):
             if self.region == "glossary":
-                self.open_entry("entry", heading_names(raw.text, self.vocab), raw, [])
+                why = "a heading between GLOSSARY and the next APPENDIX or INDEX heading"
+                self.open_entry("entry", heading_names(raw.text, self.vocab), raw, [], why)
             else:
                 names = heading_names(raw.text, split=False)
                 if names[0].startswith("The ") and len(names[0].split()) > 2:
                     names.append(names[0][4:])
                 path = [self.appendix] if self.appendix else []
-                self.open_entry("section", names, raw, path)
+                self.open_entry("section", names, raw, path, f"a heading outside the glossary ({self.region})")
             return
         if self.entry is None:
             self.drop(raw, "text before the first section")

@@ -44,7 +44,8 @@ def _split_off_embedded_term(entry: Entry, upper: str) -> Entry | None:
         if match is None:
             continue
         name = match.group(1).strip()
-        new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line])
+        why = f"a 'Name:' run into {entry.name!r} by OCR, sorting between it and the next entry"
+        new = Entry("entry", term_names(name), block.line, path=entry.path, lines=[block.line], why=why)
         new.blocks.append(type(block)(block.text[match.end() :], block.line, "para"))
         block.text = block.text[: match.start()].rstrip()
         # What followed in the entry now belongs to the entry OCR ran in.
@@ -175,7 +176,8 @@ class RulebookParser:
 
     def section(self, doc, lines, start, title, body, path, kind="section") -> Entry:
         """An entry titled ``title`` (the heading on line ``start``, unless the body begins there)."""
-        entry = Entry(kind, [clean_name(title)], start, path=path, lines=sorted({start, *body}))
+        why = "a card clarification heading set in bold in its own text" if kind == "keyword" else "a title line"
+        entry = Entry(kind, [clean_name(title)], start, path=path, lines=sorted({start, *body}), why=why)
         entry.blocks = mend_broken_blocks([to_block(r) for r in self.blocks(lines, body)])
         number_steps(entry.blocks)
         doc.entries.append(entry)
@@ -218,7 +220,9 @@ class RulebookParser:
     def glossary(self, doc, lines, start, title, body, path) -> None:
         """``Term: definition`` entries; other paragraphs belong to the term above."""
         first = len(doc.entries)
-        intro = Entry("section", [clean_name(title)], start, path=path, lines=[start])
+        intro = Entry(
+            "section", [clean_name(title)], start, path=path, lines=[start], why="the Rules Reference heading"
+        )
         doc.entries.append(intro)
         current: Entry | None = None
         raws = self.blocks(lines, body)
@@ -227,7 +231,8 @@ class RulebookParser:
             match = TERM_LINE.match(raw.text) if id(raw) in terms else None
             if match:
                 term = re.sub(r"\s+", " ", match.group(1)).strip()
-                current = Entry("entry", term_names(term), raw.line, path=[intro.name], lines=list(raw.lines))
+                why = "a 'Term:' line of the Rules Reference, in alphabetical order"
+                current = Entry("entry", term_names(term), raw.line, path=[intro.name], lines=list(raw.lines), why=why)
                 current.blocks.append(to_block(raw))
                 current.blocks[-1].text = match.group(2).strip()
                 doc.entries.append(current)

@@ -1,0 +1,143 @@
+"""Definitions as publishers write them, and when a run of them is a glossary.
+
+A definition opens a paragraph: ``**Term:** text``, ``**Term**: text``, ``**Term** - text``,
+``*Term:* text``, ``**Term**`` alone on its line (the text follows), or a plain ``Term: text``
+(held to a stricter idea of a name). Whether openers are glossary entries depends on where they
+stand: in a section whose title says it is a glossary, or in a run long enough and alphabetical
+enough that it can only be one. Lines of a list, labels set line under line ("**Chains 1-6**:
+draw one fewer card." four lines in a row) and credit lines ("Game Design: Richard Garfield") are
+never terms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...text import FUNCTION_WORDS, NOT_TERMS, fold, strip_markup
+from ..lexer import RawBlock
+
+EMPHASIS = r"(?P<m>\*\*\*|\*\*|__|\*|_)"
+SEPARATOR = r"(?::|\.(?=\s|$)|\s?[\u2014\u2013]|\s-(?=\s))"
+INSIDE = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*{SEPARATOR}\s*(?P=m)\s*(?P<rest>.*)$")  # **Term:** text
+AFTER = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*(?P=m)\s*{SEPARATOR}\s*(?P<rest>.*)$")  # **Term** - text
+ALONE = re.compile(r"^(?P<m>\*\*\*|\*\*|__)(?P<term>[^*_]+?)(?P=m)\s*$")  # **Term**
+PLAIN = re.compile(r"^(?P<term>[A-Z0-9\"\u201c+][^:]{0,58}?)\s*:\s+(?P<rest>\S.*)$")  # Term: text
+LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
+NUMBERED_LABEL = re.compile(r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section|round)\s*\d", re.I)
+ORDINAL = re.compile(
+    r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
+        | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? [^\W\d]  # "1 - Flip", "(1) Wainwright"
+        | [A-Z] \s* [:/\u2013\u2014-] \s                                # "A: Yard", "B / Office"
+        | [A-Z]{1,2} \d{1,3} (?:\s|$) )""",  # "S1", "A1 Alphabetical"
+    re.X,
+)  # a step or a key, not a name
+CREDIT_TITLES = re.compile(r"credits|acknowledg|thanks|playtest|designer|about the|contributors", re.I)
+NAME_WORD = re.compile(
+    r"^(?:[A-Z\u00c0-\u00de][\w'\u2019\-]*\.?|[A-Z]\.(?:[A-Z]\.)*|van|von|de|der|la|le|du|III|II|Jr\.?)$"
+)
+GLOSSARY_RUN = 5  # openers that make a glossary by their order alone
+
+
+@dataclass
+class Definition:
+    """A paragraph (or list item) that opens with a term."""
+
+    term: str  # as printed, emphasis removed
+    text: str  # the definition's text in this block (may be empty: it follows in the next one)
+    style: str  # bold | italic | bold-alone | plain
+    listed: bool  # the opener is a list item
+
+
+def _opening_line(raw: RawBlock) -> tuple[str, bool]:
+    """The block's first line without its list mark, and whether it had one."""
+    line = raw.raw.strip()
+    mark = LIST_MARK.match(line)
+    return (line[mark.end() :].strip(), True) if mark else (line, raw.kind == "bullet")
+
+
+def term_like(term: str, plain: bool) -> bool:
+    """A name, not a sentence, label or number: short, capitalised (when plain), no inner full stop."""
+    bare = fold(term).strip().strip('"').strip()
+    words = bare.split()
+    if not words or len(bare) > 60 or len(words) > (5 if plain else 8):
+        return False
+    if bare.lower() in NOT_TERMS or NUMBERED_LABEL.match(bare) or bare.endswith(("?", "!")) or ORDINAL.match(bare):
+        return False
+    if re.search(r"[^\W\d_]{2}[.!?;]\s+\S", bare) or not re.search(r"[^\W\d_]", bare):  # "V.A.T.S. Dice" is a name
+        return False
+    if plain:
+        if words[0].lower() in FUNCTION_WORDS or not (bare[0].isupper() or bare[0].isdigit()):
+            return False
+        if '"' in bare or bare.count("(") != bare.count(")"):
+            return False
+    return True
+
+
+def credit_line(text: str) -> bool:
+    """ "Richard Garfield", "Brad Andres, Skaff Elias, and Nate French": people's names, not a definition."""
+    text = strip_markup(text).strip().rstrip(".")
+    groups = [g for g in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+with\s+|\s*&\s*", text) if g.strip()]
+    if not groups or len(text.split()) > 40:
+        return False
+    return all(2 <= len(g.split()) <= 4 and all(NAME_WORD.match(w) for w in g.split()) for g in groups)
+
+
+def line_list(raw: RawBlock, lines: list[str]) -> bool:
+    """Several lines in one paragraph that each open with a label: a table set as lines, not a definition."""
+    if len(raw.lines) < 2:
+        return False
+    return all(re.match(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)|^\s*[A-Z][^:]{0,30}:\s", lines[n - 1]) for n in raw.lines)
+
+
+def definition(raw: RawBlock, lines: list[str]) -> Definition | None:
+    """The definition a paragraph or list item opens, if it opens one."""
+    if raw.kind not in ("para", "bullet") or line_list(raw, lines):
+        return None
+    line, listed = _opening_line(raw)
+    for pattern, style in ((INSIDE, "bold"), (AFTER, "bold"), (ALONE, "bold-alone"), (PLAIN, "plain")):
+        match = pattern.match(line)
+        if not match:
+            continue
+        if style == "bold" and match.group("m") in ("*", "_"):
+            style = "italic"
+        term = strip_markup(match.group("term")).strip()
+        if not term_like(term, plain=style == "plain"):
+            return None
+        rest = match.group("rest") if style != "bold-alone" else ""
+        if style == "plain" and credit_line(rest):
+            return None
+        if style != "plain" and rest and credit_line(rest) and len(raw.lines) == 1:
+            return None
+        return Definition(term, _text_after(raw, line, rest), style, listed)
+    return None
+
+
+def _text_after(raw: RawBlock, first_line: str, rest: str) -> str:
+    """The definition's text: the rest of the first line and the lines the block went on over."""
+    first = strip_markup(first_line)
+    text = raw.text
+    tail = text[len(first) :].strip() if text.startswith(first) else ""
+    return " ".join(p for p in (strip_markup(rest), tail) if p).strip()
+
+
+def sort_key(name: str) -> str:
+    """How a glossary orders a name: letters and digits only, case and accents ignored."""
+    return re.sub(r"[^a-z0-9 ]", "", fold(name).lower().replace("/", " ")).strip()
+
+
+def alphabetical(names: list[str], least: int = GLOSSARY_RUN) -> bool:
+    """Names in (nearly) alphabetical order: publishers' order is rarely strict, so compare the
+    first two letters and allow one step back in every six."""
+    keys = [sort_key(n)[:2] for n in names]
+    if len(keys) < least or len({k[:1] for k in keys}) < 3:
+        return False
+    if sum(1 for n in names if re.search(r"\d", n)) * 3 > len(names):
+        return False  # "Variant 1", "Variant 2"...: a numbered series, sorted by its numbers
+    steps = list(zip(keys, keys[1:], strict=False))
+    ascending = sum(1 for a, b in steps if a <= b)
+    return ascending >= len(steps) - len(steps) // 6
+
+
+def credits_title(title: str) -> bool:
+    return bool(CREDIT_TITLES.search(title))
