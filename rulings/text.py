@@ -28,7 +28,9 @@ FUNCTION_WORDS = frozenset(
 # Labels that open a paragraph ("Note: ...", "Q: ...", "See also: ...") and are never glossary terms.
 NOT_TERMS = frozenset(
     {"note", "example", "examples", "for example", "exception", "important", "tip", "step", "q", "a", "question",
-     "answer", "see", "see also", "and", "or", "but", "if", "when", "then"}
+     "answer", "see", "see also", "and", "or", "but", "if", "when", "then", "additionally", "however", "otherwise",
+     "therefore", "remember", "reminder", "hint", "hints", "tips", "warning", "caution", "clarification",
+     "please note", "nb", "n.b"}
 )  # fmt: skip
 # Upper-case words that stay upper case in a title.
 ACRONYMS = frozenset(

@@ -19,7 +19,7 @@ from rulings.text import fold, name_key, slugify, term_names, title_case
         ("\u0141\u00f3d\u017a", "Lodz"),
         ("Caf\u00e9 na\u00efve", "Cafe naive"),
         ("\ufb01nal \ufb02ag", "final flag"),  # ligatures
-        ("Player\u2019s \u201cturn\u201d", "Player's \"turn\""),  # curly apostrophe and quotes
+        ("Player\u2019s \u201cturn\u201d", 'Player\'s "turn"'),  # curly apostrophe and quotes
         ("a \u2014 b \u2013 c", "a - b - c"),
     ],
 )
@@ -80,6 +80,8 @@ def test_term_names_as_publishers_write_them(heading, names):
 
 
 def test_running_text_links_folded_names():
-    linker = Linker([("\u00c6mber", Target("aember", None, "\u00c6mber")), ("Caf\u00e9", Target("cafe", None, "Caf\u00e9"))])
+    linker = Linker(
+        [("\u00c6mber", Target("aember", None, "\u00c6mber")), ("Caf\u00e9", Target("cafe", None, "Caf\u00e9"))]
+    )
     found = linker.find("Gain 1 \u00c6mber, then visit the caf\u00e9.")
     assert [t.slug for _, _, t in found] == ["aember", "cafe"]
