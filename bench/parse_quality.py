@@ -32,7 +32,8 @@ def games_of(folder: Path) -> list[tuple[str, list[DocumentSpec]]]:
     if any((p / "game.toml").is_file() for p in folder.iterdir() if p.is_dir()):
         return [(g.name, load_manifest(g).documents) for g in discover_games(folder)]
     out = []
-    for game in plan(folder):
+    games, _refused = plan(folder)
+    for game in games:
         specs = [
             DocumentSpec(game=game.slug, file=path.name, path=path, kind=kind, title=title)
             for path, kind, title in game.documents

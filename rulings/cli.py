@@ -146,7 +146,10 @@ def _explained(build_dir, file: str) -> dict:
     """The quality report of the document ``file`` names (its corpus path, game/file, or file name)."""
     documents = [d for docs in quality_reports(build_dir).values() for d in docs]
     wanted = file.replace("\\", "/").strip("/")
-    found = [d for d in documents if d["path"] == wanted or d["path"].endswith("/" + wanted)]
+    parts = wanted.split("/")
+    found: list[dict] = []
+    for tail in ("/".join(parts[-2:]), parts[-1]):  # game/file as the corpus has it, then the file's name
+        found = found or [d for d in documents if d["path"].endswith("/" + tail)]
     if len(found) != 1:
         names = sorted(d["path"] for d in documents)
         close = [n for n in names if wanted.rsplit("/", 1)[-1].lower() in n.lower()][:10]

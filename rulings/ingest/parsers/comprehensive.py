@@ -22,6 +22,7 @@ from ..lexer import TERMINAL
 from ..model import Block, Entry, ParsedDocument
 from ..source import Source
 from .common import GLOSSARY_TITLES, plain_heading
+from .references import link_references
 
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
 RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"
@@ -89,6 +90,7 @@ class ComprehensiveRulesParser:
                     doc.furniture[n + 1] = "contents list (the headings it lists are parsed where they stand)"
         _Body(doc, lines).walk(body, back)
         self.parts(doc, lines, back, len(lines), source.spec.title)
+        link_references(doc.entries, kinds=("entry",))  # the glossary's "See Typecycling.", "See also Untapped."
         return doc
 
     # The outline: where the contents list, the numbered body and the back matter are.

@@ -24,7 +24,7 @@ from .common import GLOSSARY_NAMES, extract_subdefinitions, mend_broken_blocks, 
 from .definitions import GLOSSARY_RUN, alphabetical, credits_title, definition, term_like
 from .outline import Section, outline
 from .questions import ERRATA, Card, answer_label, bold_line, cards_named, question, question_title, rulings_title
-from .references import ANCHOR_LINK, anchor_of, paragraph_reference, sentence_references, unlink_anchors
+from .references import anchor_of, link_references
 
 NUMBER = r"\d+[A-Za-z]?\d*(?:\.\d+[A-Za-z]?\d*)*"
 NUMBERED = re.compile(
@@ -67,6 +67,7 @@ class GenericParser:
         walk = _Walk(doc, source, self.glossaries, root)
         walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
         walk.finish_rulings()
+        link_references(doc.entries, walk.anchors, walk.numbers)
         return doc
 
 
@@ -324,25 +325,3 @@ class _Walk:
         entry.blocks = mend_broken_blocks([to_block(r) for r in raws if r.kind != "heading"])
         number_steps(entry.blocks)
         extract_subdefinitions(entry, raws)
-        self.references(entry)
-
-    def references(self, entry: Entry) -> None:
-        """A paragraph that only refers ("See also: A, B", 'See "Fight" on page 10.') becomes links, and
-        a text that is nothing else a redirect; "See X" sentences add links and stay; Markdown anchor
-        links become their labels."""
-        kept = []
-        for block in entry.blocks:
-            text = ANCHOR_LINK.sub(lambda m: f'"{self.anchors.get(m.group(2), m.group(1))}"', block.text)
-            found = paragraph_reference(text) if block.kind == "para" else None
-            if found:
-                found.targets = [self.numbers.get(t.lower(), t) for t in found.targets]
-            if found and found.kind == "see" and len(entry.blocks) == 1 and not entry.subdefs:
-                entry.redirect = found.targets
-            elif found:
-                entry.see_also.extend(t for t in found.targets if t not in entry.see_also)
-            else:
-                targets = [self.numbers.get(t.lower(), t) for t in sentence_references(text)]
-                entry.see_also.extend(t for t in targets if t not in entry.see_also)
-                block.text = unlink_anchors(block.text)
-                kept.append(block)
-        entry.blocks = kept

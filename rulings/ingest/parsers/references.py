@@ -11,16 +11,18 @@ site links names itself) and the target is the heading the anchor names.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from dataclasses import dataclass
 
-from ...text import fold, slugify, strip_markup
+from ...text import fold, name_key, slugify, strip_markup
+from ..model import Entry
 
 ANCHOR_LINK = re.compile(r"\[([^\]\n]{1,80})\]\(#([^)\s]{1,120})\)")
 EMPHASIS = re.compile(r"[*_]{1,3}")
 OPENING = re.compile(r"^\(?\s*see(?P<also>\s+also)?\b\s*(?::|\.(?=\s*[A-Z\"\[]))?\s*(?P<rest>.*?)\)?\s*$", re.I)
-SENTENCE = re.compile(
-    r"(?:(?<=[.!?)\"\u201d])\s+|\()(?:[Ss]ee)(?P<also>\s+also)?\s*:?\s+(?P<rest>[^.()]*(?:\.(?=\w)[^.()]*)*)"
-)
+SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[\"\u201c(]?[A-Z])|(?<=[.!?][\"\u201d])\s+")
+SEE_SENTENCE = re.compile(r"^\(?\s*see(?:\s+also)?\b\s*:?\s+(?P<rest>.+?)[.)]*$", re.I)  # "See Fight."
+SEE_ASIDE = re.compile(r"\(\s*see(?:\s+also)?\b\s*:?\s+(?P<rest>[^()]+)\)", re.I)  # "… (see Fight) …"
 PAGE = re.compile(
     r"""\s* (?: ,?\s* \b(?:on|at|in) \s+ )?         # "on", "at", "in"
         \(?\s* \b(?:pages?|pp?|pgs?)\b \.?\s*      # "page", "p.", "pp.", "pg"
@@ -44,9 +46,15 @@ NOT_A_NAME = re.compile(
         | below | above | later | earlier | right | left | further | details | explanation | next | previous
         | following | more | respectively | rules? | sections? | cards? | chapters?
         | (?:the\s+)? (?:example|diagram|figure|image|illustration|picture|table|box|sidebar|chart)s? (?:\s*\#?\d+)?
-        | (?:step|page|phase|chapter|section|rule|appendix|figure|diagram|example|part) \s* [\dIVX]+ [a-z]? )$""",
+        | (?:step|page|phase|chapter|section|rule|appendix|figure|diagram|example|part)s?
+          \s* [\dIVX]+ (?:\.\d+)* [a-z]? )$""",
     re.I | re.X,
 )  # where to look, not what: "see step 4, below", "see next page"
+CITATION = re.compile(
+    r"""\b(?: (?:rules?|sections?) \s+ \d+(?:\.\d+)* | \d+\.\d+(?:\.\d+)* ) [a-z]?     # "rule 702.19", "702.153"
+        (?:\s*[-\u2013]\s*[a-z])? ,?\s* (?:[\"\u201c][^\"\u201c\u201d]+[\"\u201d])?   # ', "Trample"'""",
+    re.I | re.X,
+)  # a numbered rule and its title, cited by number (the graph links numbers)
 MAX_WORDS = 6  # a target longer than this is a sentence ("see how the round ends"), not a name
 
 
@@ -56,9 +64,13 @@ class Reference:
     targets: list[str]
 
 
-def _targets(rest: str) -> list[str]:
-    """Names in what follows "See": quoted titles, link labels, or a list ("A, B and C")."""
-    rest = ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', rest)
+def _targets(rest: str, known: Set[str]) -> list[str]:
+    """Names in what follows "See": quoted titles, link labels, a name the document has, or a list
+    ("A, B and C")."""
+    rest = CITATION.sub(" ", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', rest))
+    whole = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
+    if name_key(whole) in known:
+        return [whole]  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order": one name
     quoted = [q.strip() for q in QUOTED.findall(rest)]
     if quoted:
         return [q for q in quoted if q and not NOT_A_NAME.match(q)]
@@ -75,8 +87,11 @@ def _targets(rest: str) -> list[str]:
     return out
 
 
-def paragraph_reference(text: str) -> Reference | None:
-    """A paragraph that is only a reference ("See also: A, B", 'See "Fight" on page 10.')."""
+def paragraph_reference(text: str, known: Set[str] = frozenset()) -> Reference | None:
+    """A paragraph that is only a reference ("See also: A, B", 'See "Fight" on page 10.').
+
+    ``known``: name keys of the document's entries, so a name with a comma in it stays whole.
+    """
     plain = ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', text)
     plain = PAGE.sub(" ", EMPHASIS.sub("", plain)).strip()
     match = OPENING.match(plain)
@@ -85,21 +100,56 @@ def paragraph_reference(text: str) -> Reference | None:
     rest = match.group("rest")
     if re.search(r"[.!?]\s+[A-Z]", fold(QUOTED.sub("", rest))):  # more sentences follow: text, not a reference
         return None
-    targets = _targets(rest)
+    targets = _targets(rest, known)
     if not targets:
         return None
     return Reference("see-also" if match.group("also") else "see", targets)
 
 
-def sentence_references(text: str) -> list[str]:
-    """Targets of "See X" sentences inside a text ('… in play. See "Creatures" on page 6.')."""
-    plain = ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', text)
+def sentence_references(text: str, known: Set[str] = frozenset()) -> list[str]:
+    """Targets of "See X" sentences and "(see X)" asides inside a text ('… in play. See "Creatures" on page 6.')."""
+    plain = PAGE.sub(" ", EMPHASIS.sub("", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', text)))
     out: list[str] = []
-    for match in SENTENCE.finditer(PAGE.sub(" ", EMPHASIS.sub("", plain))):
-        for target in _targets(match.group("rest")):
-            if target not in out:
-                out.append(target)
+    for sentence in SENTENCES.split(plain):
+        found = [m.group("rest") for m in SEE_ASIDE.finditer(sentence)]
+        whole = SEE_SENTENCE.match(sentence.strip())
+        if whole and not found:
+            found.append(whole.group("rest"))
+        for rest in found:
+            out.extend(t for t in _targets(rest, known) if t not in out)
     return out
+
+
+def link_references(entries: list[Entry], anchors: dict[str, str] | None = None, numbers=None, kinds=None) -> None:
+    """Cross-references of a document's entries, read once every entry is known.
+
+    A paragraph that only refers ("See also: A, B", 'See "Fight" on page 10.') becomes links, and an
+    entry whose text is nothing else a redirect; "See X" sentences add links and stay; Markdown anchor
+    links become their labels. ``anchors`` maps an anchor to its heading's title, ``numbers`` a rule
+    number ("8A2") to its heading's title; ``kinds``: only entries of these kinds are read.
+    """
+    anchors, numbers = anchors or {}, numbers or {}
+    known = {name_key(n) for e in entries for n in [*e.names, *e.spellings, *(s.name for s in e.subdefs)]}
+
+    def named(targets: list[str]) -> list[str]:
+        """Rule numbers become the titles of the headings they number; a number that numbers none is dropped."""
+        out = [numbers.get(t.lower(), t) for t in targets]
+        return [t for t in out if not re.fullmatch(r"[\d.]+[A-Za-z]?\d*(?:\.\d+)*", t)]
+
+    for entry in (e for e in entries if kinds is None or e.kind in kinds):
+        kept = []
+        for block in entry.blocks:
+            text = ANCHOR_LINK.sub(lambda m: f'"{anchors.get(m.group(2), m.group(1))}"', block.text)
+            found = paragraph_reference(text, known) if block.kind == "para" else None
+            if found and found.kind == "see" and len(entry.blocks) == 1 and not entry.subdefs:
+                entry.redirect = named(found.targets)
+            elif found:
+                entry.see_also.extend(t for t in named(found.targets) if t not in entry.see_also)
+            else:
+                entry.see_also.extend(t for t in named(sentence_references(text, known)) if t not in entry.see_also)
+                block.text = unlink_anchors(block.text)
+                kept.append(block)
+        entry.blocks = kept
 
 
 def anchor_links(text: str) -> list[tuple[str, str]]:
