@@ -77,6 +77,8 @@ def term_like(term: str, plain: bool) -> bool:
 def credit_line(text: str) -> bool:
     """ "Richard Garfield", "Brad Andres, Skaff Elias, and Nate French": people's names, not a definition."""
     text = strip_markup(text).strip().rstrip(".")
+    if re.match(r"^(?:see|use|refer)\b", text, re.I):
+        return False
     groups = [g for g in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+with\s+|\s*&\s*", text) if g.strip()]
     if not groups or len(text.split()) > 40:
         return False
@@ -106,8 +108,6 @@ def definition(raw: RawBlock, lines: list[str]) -> Definition | None:
             return None
         rest = match.group("rest") if style != "bold-alone" else ""
         if style == "plain" and credit_line(rest):
-            return None
-        if style != "plain" and rest and credit_line(rest) and len(raw.lines) == 1:
             return None
         return Definition(term, _text_after(raw, line, rest), style, listed)
     return None

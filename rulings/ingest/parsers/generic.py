@@ -78,7 +78,6 @@ class _Walk:
         self.doc, self.lines, self.glossaries = doc, source.lines, glossaries
         self.faq = source.spec.kind == "faq"
         self.anchors = {anchor_of(s.title): s.title for s in root.walk() if s.line}
-        self.title = root.children[0] if len(root.children) == 1 and root.children[0].level == 1 else None
         numbered = (NUMBERED.match(s.title) for s in root.walk() if s.line)
         self.numbers = {(m["number"] or m["number2"]).lower(): m.group(0) for m in numbered if m}  # "see 8A2"
         self.card_lines: list[int] = []  # a card heading's lines, given to the first ruling about the card
@@ -97,14 +96,14 @@ class _Walk:
                 self.read(node.blocks, context.path[-1] if context.path else node.title, context, False, cards)
                 self.unused_card()
                 return
-        if node.line and DIVIDER.match(node.title) and context.glossary and not node.blocks:
+        divider = bool(node.line and DIVIDER.match(node.title) and context.glossary)
+        inner = context if divider else self.inner(node, context)
+        entry = self.section_entry(node, context)
+        first = len(self.doc.entries)
+        own = self.read(node.blocks, entry.name, inner, bool(inner.glossary))
+        if divider and not own:  # "## A": a letter of the glossary, not a section of the rules
             self.doc.furniture[node.line] = "letter divider of a glossary"
-            inner = context
         else:
-            inner = self.inner(node, context)
-            entry = self.section_entry(node, context)
-            first = len(self.doc.entries)
-            own = self.read(node.blocks, entry.name, inner, bool(inner.glossary))
             entry.lines.extend(n for raw in own for n in raw.lines)
             self.fill(entry, own)
             if node.line or entry.lines:
@@ -120,8 +119,6 @@ class _Walk:
         """The context of what is under ``node``."""
         if node.line is None:
             return context
-        if node is self.title:  # "# Fallout Rules Reference" says what the document is, not a section
-            return Context([*context.path, title_case(node.title)], context.glossary, context.rulings, context.pack)
         says_glossary = GLOSSARY_NAMES.search(node.title) and not credits_title(node.title)
         return Context(
             path=[*context.path, title_case(node.title)],

@@ -93,6 +93,9 @@ def question(raw: RawBlock, in_faq: bool) -> Question | None:
         asked = strip_markup(bold.group("q")).strip()
         after = raw.text.split(asked, 1)[1].strip() if asked in raw.text else strip_markup(bold.group("a"))
         return Question(asked, after)
+    asking = bold_line(raw) if in_faq else None
+    if asking and "?" in asking:  # "**Can I stall the round? Like a Backup Muscle with no damage.**"
+        return Question(asking, "")
     numbered = NUMBERED_QUESTION.match(raw.raw) if in_faq else None
     if numbered:
         return _split_answer(re.sub(r"^(?:\d{1,3}[.)]|Q\d{1,3}[.:)])\s+", "", raw.text))
@@ -101,7 +104,7 @@ def question(raw: RawBlock, in_faq: bool) -> Question | None:
 
 def _split_answer(text: str) -> Question:
     """ "Can I …? Yes, …" -> the question and the answer that follows it in the same paragraph."""
-    match = re.match(r"^(?P<q>[^?]*\?)\s*(?P<a>.*)$", text.strip())
+    match = re.match(r"^(?P<q>[^?]*\?)\s*(?:(?:A|Answer)\s*\d*\s*[:.)]\s*)?(?P<a>.*)$", text.strip())
     if match and match.group("a"):
         return Question(match.group("q").strip(), match.group("a").strip())
     return Question(text.strip(), "")
