@@ -45,7 +45,8 @@ def test_keyforge_call_of_the_archons():
     names = glossary(doc)
     assert len(names) == 65
     assert names[:6] == [
-        ["Ability", "Card Ability"], ["Action Ability"], ["Active House"], ["Active Player"], ["\u00c6mber"], ["Archives"]
+        ["Ability", "Card Ability"], ["Action Ability"], ["Active House"], ["Active Player"], ["\u00c6mber"],
+        ["Archives"],
     ]  # fmt: skip
     assert ["Attack", "Attacker", "Attacking"] in names and ["If You Do", "In Order To"] in names
     assert ["Fight With"] in names and ["This Way"] in names and ["Power Counter +1", "Power Status Card"] in names

@@ -69,8 +69,8 @@ def _targets(rest: str, known: Set[str]) -> list[str]:
     ("A, B and C")."""
     rest = CITATION.sub(" ", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', rest))
     whole = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
-    if name_key(whole) in known:
-        return [whole.strip(" \"\u201c\u201d")]  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order": one name
+    if name_key(whole) in known:  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order"
+        return [whole.strip(" \"\u201c\u201d")]
     quoted = [q.strip() for q in QUOTED.findall(rest)]
     if quoted:
         return [q for q in quoted if q and not NOT_A_NAME.match(q)]
