@@ -70,7 +70,7 @@ def _targets(rest: str, known: Set[str]) -> list[str]:
     rest = CITATION.sub(" ", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', rest))
     whole = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
     if name_key(whole) in known:  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order"
-        return [whole.strip(" \"\u201c\u201d")]
+        return [whole.strip(' "\u201c\u201d')]
     quoted = [q.strip() for q in QUOTED.findall(rest)]
     if quoted:
         return [q for q in quoted if q and not NOT_A_NAME.match(q)]
