@@ -106,13 +106,47 @@ def suggestions(store: Store, game: Game, name: str, limit: int = 5) -> list[str
     return out[:limit]
 
 
-def term_or_unknown(store: Store, game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow, str | None]:
-    """A term by any of its names (those it had at the version with ``ordinal`` first)."""
+NEAR = 0.85  # how alike (difflib ratio of name keys) a typo and the name it misses are
+CLEAR = 0.05  # ... and how much less alike the next other term must be for the miss to be unambiguous
+
+
+def near_miss(store: Store, game: Game, name: str) -> TermRow | None:
+    """The one term ``name`` misses by a typo ("Villanous" for "Villainous"), or None when no name is that
+    close or two terms are about as close."""
+    key = name_key(name)
+    if len(key) < 5:
+        return None
+    scored: dict[int, float] = {}
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    for other, term_id in store.name_keys(game):
+        matcher.set_seq1(other)
+        if matcher.real_quick_ratio() >= NEAR and matcher.quick_ratio() >= NEAR:
+            scored[term_id] = max(scored.get(term_id, 0.0), matcher.ratio())
+    ranked = sorted(scored.items(), key=lambda item: -item[1])
+    if not ranked or ranked[0][1] < NEAR or (len(ranked) > 1 and ranked[1][1] > ranked[0][1] - CLEAR):
+        return None
+    return store.term(ranked[0][0])
+
+
+def resolve_term(store: Store, game: Game, name: str, ordinal: int | None = None):
+    """(term, anchor, note) for a name: any of the term's names (those it had at the version with ``ordinal``
+    first), or an unambiguous near miss answered with a note; else the ``unknown-term`` answer."""
     term, anchor = store.find_term(game, name, ordinal)
-    if term is None:
-        raise Unanswerable(
-            "unknown-term", f"no term {name!r} in {game.name}", suggestions=suggestions(store, game, name)
+    if term is not None:
+        return term, anchor, None
+    near = near_miss(store, game, name)
+    if near is not None:
+        return (
+            near,
+            None,
+            f"No term is named \u201c{name}\u201d; this is \u201c{near.name}\u201d, the one name it is close to.",
         )
+    raise Unanswerable("unknown-term", f"no term {name!r} in {game.name}", suggestions=suggestions(store, game, name))
+
+
+def term_or_unknown(store: Store, game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow, str | None]:
+    """A term by any of its names, or the one it is a typo of (``resolve_term``)."""
+    term, anchor, _ = resolve_term(store, game, name, ordinal)
     return term, anchor
 
 
@@ -201,12 +235,15 @@ def applies(
         return version_answer(store, game, target)
     if rules.is_rule_number(store, game, name):
         return rules.rule_answer(store, game, name, target)
-    term, anchor = term_or_unknown(store, game, name, target.ordinal)
+    term, anchor, note = resolve_term(store, game, name, target.ordinal)
     revisions = store.revisions(term)
     current, after = in_force(revisions, target.ordinal)
     if current is None or current.removed:
         raise not_defined(term, target, revisions)
-    return _answer(store, game, term, anchor, target, current, after, revisions)
+    answer = _answer(store, game, term, anchor, target, current, after, revisions)
+    if note:
+        answer["notes"].insert(0, note)
+    return answer
 
 
 def version_answer(store: Store, game: Game, target: VersionRow) -> dict:
@@ -249,6 +286,9 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
                 f"{', '.join(current.redirect)}\u201d; shown is the definition of {found['name']} there.",
             )
             url = urls.term(game.slug, found["term"].slug, target.label, found["anchor"])
+        else:  # "See: Keywords, Status Cards": the entry points at several terms
+            text = f"See: {', '.join(current.redirect)}."
+            notes.insert(0, f"{current.name} is defined by the entries it points at: {', '.join(current.redirect)}.")
     notes.extend(target.notes)
     if not current.complete and not any("not" in n for n in notes):
         notes.append("The exact text of this version is not fully known.")

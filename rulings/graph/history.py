@@ -44,7 +44,7 @@ class Assembler:
     def run(self) -> Assembly:
         state = State(self.manifest)
         versions = build_timeline(self.manifest, self.parsed, state.warn)
-        documents = sort_documents(self.parsed, versions)
+        documents = sort_documents(self.parsed, versions, self.manifest.precedence)
         walk(state, versions, documents)
         add_undated(state, documents, versions[0].label)
         suggest_renames(state, versions[0].label)
@@ -62,6 +62,7 @@ def walk(state: State, versions: list[Version], documents: Documents) -> None:
         if version_key(version.label) < start:
             continue  # reconstructed from the first snapshot, when it comes
         snapshots, deltas = documents.snapshots_at(version.label), documents.deltas_at(version.label)
+        state.given.clear()  # which document gave each term its text at this version
         before = documents.snapshots_at(versions[i - 1].label) if i else []
         if version.label == first_snapshot:
             for snapshot in snapshots:

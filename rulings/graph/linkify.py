@@ -7,7 +7,7 @@ import re
 
 from ..errors import Unanswerable
 from ..urls import Urls
-from .answers import version_by_label
+from .answers import near_miss, version_by_label
 from .store import Game, Store
 
 MENTION = re.compile(r"\[\[([^\[\]|@\n]{1,80})(?:@([^\[\]|\n]{1,20}))?(?:\|([^\[\]\n]{1,80}))?\]\]")
@@ -25,6 +25,8 @@ def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url
     def replace(match: re.Match) -> str:
         name, version, label = match.group(1).strip(), match.group(2), match.group(3)
         term, anchor = store.find_term(game, name)
+        near = near_miss(store, game, name) if term is None else None  # "[[Villanous]]": a typo of one name
+        term = term or near
         pinned = None
         if term is not None and version:
             try:
@@ -35,10 +37,15 @@ def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url
             unresolved.append(match.group(0))
             return _escape(match.group(0), fmt)
         url = site.term(game.slug, term.slug, pinned, anchor)
-        shown = label or (name if name.lower() != term.name.lower() else term.name)
+        shown = label or (name if name.lower() != term.name.lower() and near is None else term.name)
         if pinned and not label:
             shown = f"{shown} (v{pinned})"
-        links.append({"mention": match.group(0), "term": term.name, "url": url, "version": pinned})
+        link = {"mention": match.group(0), "term": term.name, "url": url, "version": pinned}
+        if near is not None:
+            link["note"] = (
+                f"no term is named \u201c{name}\u201d; linked to \u201c{near.name}\u201d, the one name it is close to"
+            )
+        links.append(link)
         if fmt == "markdown":
             return f"[{shown}]({url})"
         if fmt == "bbcode":

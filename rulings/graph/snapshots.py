@@ -120,6 +120,12 @@ def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
     contents: list[Term] = []
     for entry in snapshot.doc.entries:
         term = match(state, entry, label, taken)
+        held = state.held_elsewhere(term, entry, snapshot.spec)
+        if held is not None:  # a document of higher precedence gave this term its text at this version
+            state.also(held, snapshot.spec, entry)
+            taken.add(id(term))
+            term.series.add(snapshot.series)
+            continue
         new = state.entry_revision(snapshot.spec, entry, label)
         keys = entry_keys(state, entry)
         if term is None:
@@ -134,6 +140,7 @@ def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
             _introduce(state, term, new, known, keys, title, previous)
         elif not same_text(previous, new):
             _replace(state, term, new, known, keys, title, previous)
+        state.given[id(term)] = term.current
     for term in state.order:
         if id(term) not in taken and term.in_force and snapshot.series in term.series:
             _remove(state, term, snapshot, known)
@@ -209,6 +216,12 @@ def first_edition(state: State, snapshot: Snapshot, known: Knowledge, earlier: l
     contents: list[Term] = []
     for entry in snapshot.doc.entries:
         term = match(state, entry, label, taken) if state.order else None
+        held = state.held_elsewhere(term, entry, snapshot.spec)
+        if held is not None:  # the same term in a document of higher precedence: one term, this text a source
+            state.also(held, snapshot.spec, entry)
+            taken.add(id(term))
+            term.series.add(snapshot.series)
+            continue
         if term is None or any(r.version == label for r in term.revisions):
             term = state.new_term(entry, snapshot.spec)  # two entries of one name in one edition stay apart
         taken.add(id(term))
@@ -227,7 +240,7 @@ def first_edition(state: State, snapshot: Snapshot, known: Knowledge, earlier: l
         else:
             revision.version = first
             revision.notes.append(f"Text of {title} {label}, which lists no change to it since {first}.")
-        state.revise(term, revision)
+        state.given[id(term)] = state.revise(term, revision)
     state.order = contents + [t for t in state.order if id(t) not in taken]
     state.series_now = snapshot.series
     for version in earlier:

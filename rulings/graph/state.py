@@ -29,6 +29,7 @@ class State:
         self.numbers: dict[str, Term] = {}  # numbered rules and sections by number
         self.order: list[Term] = []  # versioned terms in document order, as of the version being walked
         self.series_now: str | None = None  # the series of the latest edition walked: what deltas amend
+        self.given: dict[int, Revision] = {}  # id(term) -> its revision at the version being walked, by a snapshot
         self.diagnostics: list[Diagnostic] = []
         self.suggestions: list[str] = []
         self._spellings = {name_key(k): v for k, v in manifest.spellings.items()}
@@ -54,7 +55,8 @@ class State:
 
     def new_term(self, entry: Entry, spec: DocumentSpec, lineage: str = VERSIONED) -> Term:
         names = _unique([self.canonical(n) for n in entry.names])
-        spellings = [n for n in entry.names if self.canonical(n) != n]
+        # misspellings game.toml maps, and what the document printed (a heading's every name, an OCR form)
+        spellings = [n for n in [*entry.names, *entry.spellings] if self.canonical(n) != n or n in entry.spellings]
         term = Term(
             entry.kind,
             names,
@@ -91,6 +93,22 @@ class State:
             see_also=list(entry.see_also),
             redirect=list(entry.redirect),
         )
+
+    def held_elsewhere(self, term: Term | None, entry: Entry, spec: DocumentSpec) -> Revision | None:
+        """The revision another document of this version gave a glossary term (one of higher precedence:
+        snapshots of a version come in order of precedence), when this entry names the same term."""
+        if term is None or entry.kind in ("section", "rule"):
+            return None
+        given = self.given.get(id(term))
+        return given if given is not None and given.source.get("document") != spec.slug else None
+
+    @staticmethod
+    def also(revision: Revision, spec: DocumentSpec, entry: Entry) -> None:
+        """Keep a lower-precedence document's text of a term as a further source of the revision shown."""
+        revision.source.setdefault("also", []).append(
+            {"document": spec.slug, "title": spec.title, "file": spec.file, "kind": spec.kind, "line": entry.line,
+             "text": entry.text, "see_also": list(entry.see_also), "redirect": list(entry.redirect)}
+        )  # fmt: skip
 
     @staticmethod
     def revise(term: Term, revision: Revision) -> Revision:

@@ -291,6 +291,13 @@ class Store:
             for r in self.q("SELECT name, how FROM term_names WHERE term_id = ? ORDER BY rank, rowid", term.id)
         ]
 
+    def name_keys(self, game: Game) -> list[tuple[str, int]]:
+        """(key, term id) of every name of a game's terms, for finding the name a typo misses."""
+        return self.q(
+            "SELECT DISTINCT n.key, n.term_id FROM term_names n JOIN terms t ON t.id = n.term_id WHERE t.game_id = ?",
+            game.id,
+        )
+
     def names_with_role(self, roles: tuple[str, ...]) -> list[str]:
         """Every name of every game's terms that has one of these roles (``name``, ``alias``, ``former``...)."""
         marks = ",".join("?" * len(roles))

@@ -20,6 +20,17 @@ from .identity import Term
 from .store import UNSTATED as UNDATED_LABEL  # the only version of unversioned documents
 
 SNAPSHOT_KINDS = ("reference", "rulebook", "faq")
+KIND_ORDER = ("reference", "rulebook", "faq", "player-aid")  # whose text wins, by default, within a version
+
+
+def precedence_key(spec: DocumentSpec, precedence: list[str]) -> tuple[int, int]:
+    """Where a document stands when several of one version define a term: the manifest's ``precedence``
+    (a file, then a kind), then the kind order reference > rulebook > faq > player aid."""
+    named = precedence.index(spec.file) if spec.file in precedence else None
+    if named is None and spec.kind in precedence:
+        named = precedence.index(spec.kind)
+    kind = KIND_ORDER.index(spec.kind) if spec.kind in KIND_ORDER else len(KIND_ORDER)
+    return (named if named is not None else len(precedence), kind)
 
 
 @dataclass
@@ -48,6 +59,7 @@ class Snapshot:
     doc: ParsedDocument
     label: str
     position: int  # in game.toml, to keep documents of one version in a stable order
+    rank: tuple[int, int] = (0, 0)  # precedence among the documents of its version (``precedence_key``)
 
     @property
     def series(self) -> str:
@@ -82,12 +94,15 @@ class Documents:
 
     def ordered(self) -> list[tuple[DocumentSpec, ParsedDocument]]:
         """Every document, undated ones first, then by version: the order rulings claim their ids in."""
-        dated = sorted(self.snapshots, key=lambda s: (version_key(s.label), s.position))
+        dated = sorted(self.snapshots, key=lambda s: (version_key(s.label), s.rank, s.position))
         return [*self.undated, *((s.spec, s.doc) for s in dated)]
 
 
-def sort_documents(parsed: list[tuple[DocumentSpec, ParsedDocument]], versions: list[Version]) -> Documents:
-    """Snapshots, deltas and undated documents, each in timeline order (manifest order only breaks ties)."""
+def sort_documents(
+    parsed: list[tuple[DocumentSpec, ParsedDocument]], versions: list[Version], precedence: list[str] = ()
+) -> Documents:
+    """Snapshots, deltas and undated documents, each in timeline order; snapshots of one version in order
+    of precedence, so the one whose text a shared term shows comes first (manifest order breaks ties)."""
     only = versions[0].label if len(versions) == 1 else None
     snapshots, deltas, undated = [], [], []
     for position, (spec, doc) in enumerate(parsed):
@@ -96,10 +111,10 @@ def sort_documents(parsed: list[tuple[DocumentSpec, ParsedDocument]], versions: 
             continue
         label = spec.version or doc.version_label or only
         if label and spec.kind in SNAPSHOT_KINDS:
-            snapshots.append(Snapshot(spec, doc, label, position))
+            snapshots.append(Snapshot(spec, doc, label, position, precedence_key(spec, list(precedence))))
         else:
             undated.append((spec, doc))
-    snapshots.sort(key=lambda s: (version_key(s.label), s.position))
+    snapshots.sort(key=lambda s: (version_key(s.label), s.rank, s.position))
     deltas.sort(key=lambda d: version_key(d.label))
     return Documents(snapshots, deltas, undated)
 

@@ -74,6 +74,7 @@ class GameManifest:
     versions: list[dict] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    precedence: list[str] = field(default_factory=list)  # documents (files or kinds) whose text wins, first first
 
 
 def _line_of(text: str, *needles: str) -> int | None:
@@ -159,6 +160,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         link_stop=_link_stop(data, where, text),
         versions=_versions(data, where, text),
         corrections=_corrections(data, where, text, {d.file for d in documents}),
+        precedence=_precedence(data.get("game"), where, text, documents),
     )
 
 
@@ -209,6 +211,26 @@ def _game(data: dict, where: str, text: str) -> tuple[str, list[str]]:
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise CorpusError(where, "[game] aliases must be a list of strings", _line_of(text, "aliases"))
     return game["name"].strip(), list(aliases)
+
+
+def _precedence(game: dict, where: str, text: str, documents: list[DocumentSpec]) -> list[str]:
+    """``[game] precedence``: whose text a term shows when several documents of one version define it.
+
+    Each item names a document by its file or a kind of document, the first winning; what it leaves
+    out follows the kind order reference > rulebook > faq > player-aid.
+    """
+    items = game.get("precedence", [])
+    line = _line_of(text, "precedence")
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        raise CorpusError(where, '[game] precedence must be a list such as ["reference", "rulebook.md"]', line)
+    files = {d.file for d in documents}
+    for item in items:
+        if item not in files and item not in KINDS:
+            kinds = ", ".join(KINDS)
+            raise CorpusError(
+                where, f"[game] precedence: {item!r} is neither a document of this game nor a kind ({kinds})", line
+            )
+    return list(items)
 
 
 def _linked_from(game, game_dir: Path, where: str, text: str) -> Path | None:

@@ -50,10 +50,15 @@ def version_or_404(game: Game, label: str) -> VersionRow:
 
 
 def term_or_404(game: Game, slug: str, endpoint: str | None = None, **values) -> TermRow:
-    """The term a URL names; with an endpoint, an alias or former name redirects to the canonical slug."""
+    """The term a URL names; with an endpoint, an alias or former name redirects to the canonical slug,
+    and a slug that misses one term's name by a typo to that term (a temporary redirect: it is a guess)."""
     term, exact = store().term_by_slug(game, slug) if SLUG.fullmatch(slug or "") else (None, False)
     if term is None:
-        raise NotFound(f"No term {slug!r} in {game.name}.")
+        near = answers.near_miss(store(), game, slug.replace("-", " ")) if SLUG.fullmatch(slug or "") else None
+        if near is not None and endpoint:
+            abort(redirect(url_for(endpoint, slug=near.slug, **values), code=302))
+        hint = f"; the nearest is {near.name!r} ({near.slug})" if near is not None else ""
+        raise NotFound(f"No term {slug!r} in {game.name}{hint}.")
     redirect_if(endpoint, not exact, slug=term.slug, **values)
     return term
 

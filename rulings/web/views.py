@@ -120,12 +120,14 @@ class TermPage:
     revisions: list[RevisionRow]
     html: str
     definition: dict | None  # for entries that only say "See: X"
+    pointers: list[tuple[str, TermRow | None, str | None]]  # what "See: A, B" points at (name, term, anchor)
     see_also: list[tuple[TermRow, str | None]]
     referenced_by: list[TermRow]
     rulings: list[dict]
     aliases: list[str]
     subdefs: list[dict]
     notes: list[str]
+    also: list[dict]  # the same term's text in other documents of this version (of lower precedence)
     url: str
     citation: dict
     description: str
@@ -166,9 +168,10 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         found_term, anchor = st.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
         if found_term is not None and found_term.id != term.id:
             see_also.append((found_term, anchor))
-    redirects = []
+    redirects, pointers = [], []
     for name in revision.redirect:
-        found_term, _ = st.find_term(game, name)
+        found_term, anchor = st.find_term(game, name)
+        pointers.append((name, found_term, anchor))
         if found_term is not None:
             redirects.append(found_term)
     notes = list(revision.notes) + [n for v in versions if v.ordinal == target.ordinal for n in v.notes]
@@ -193,12 +196,17 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         revisions=revisions,
         html=html,
         definition=definition,
+        pointers=pointers,
         see_also=see_also,
         referenced_by=[t for t in st.edges_to(term, ("mentions", "see-also", "redirect")) if t.id != term.id],
         rulings=st.rulings_about(term),
         aliases=st.aliases(term),
         subdefs=subdefs,
         notes=notes,
+        also=[
+            {**other, "html": render_for(game, other["text"], pin, anchors=None) if other.get("text") else ""}
+            for other in revision.source.get("also", [])
+        ],
         url=absolute(path),
         citation=citation(revision.name, game, target, absolute(path)),
         description=description,

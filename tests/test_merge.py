@@ -1,0 +1,95 @@
+"""Several documents of one game make one glossary (issue 15, item 4): the same term from a rulebook
+and a reference is one term; precedence says whose text is shown; the other text stays a source."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from rulings.cli import main
+from rulings.settings import Settings
+from rulings.web import create_app
+
+from .conftest import assert_clean_exit, write_game
+
+REFERENCE = """# Moon Rules Reference
+
+## Glossary
+
+**Crater:** A space nothing can be built on, ever.
+
+**Dome:** A building that holds air. See also Crater.
+
+**Ridge:** A line of rocks that blocks movement.
+"""
+RULEBOOK = """# Moon Rulebook
+
+## Playing
+
+Build domes, avoid craters.
+
+## Glossary
+
+**Airlock:** A door between two domes.
+
+**Crater:** A hole.
+
+**Dome:** A building.
+"""
+
+
+def manifest(precedence: str = "") -> str:
+    return (
+        f'[game]\nname = "Moon"\n{precedence}\n'
+        '[[documents]]\nfile = "rulebook.md"\nkind = "rulebook"\ntitle = "Rulebook"\n'  # listed first on purpose
+        '[[documents]]\nfile = "reference.md"\nkind = "reference"\ntitle = "Rules Reference"\n'
+    )
+
+
+def run(corpus, store, *args):
+    result = CliRunner().invoke(main, ["--corpus", str(corpus), "--store", str(store), *args])
+    assert_clean_exit(result)
+    return result
+
+
+def build(tmp_path, toml: str):
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    write_game(corpus, "moon", toml, {"reference.md": REFERENCE, "rulebook.md": RULEBOOK})
+    result = run(corpus, store, "build")
+    assert result.exit_code == 0, result.output
+    return corpus, store
+
+
+def test_one_term_per_name_the_reference_text_shown_and_the_rulebook_text_kept(tmp_path):
+    corpus, store = build(tmp_path, manifest())
+    terms = json.loads(run(corpus, store, "terms", "moon", "--json").output)
+    assert sorted(t["name"] for t in terms) == ["Airlock", "Crater", "Dome", "Ridge"]  # no duplicates
+    crater = json.loads(run(corpus, store, "applies", "moon", "crater", "--json").output)
+    assert crater["text"] == "A space nothing can be built on, ever."  # reference > rulebook by default
+    assert crater["source"]["title"] == "Rules Reference"
+    assert [(a["title"], a["text"]) for a in crater["source"]["also"]] == [("Rulebook", "A hole.")]
+    airlock = json.loads(run(corpus, store, "applies", "moon", "airlock", "--json").output)
+    assert airlock["text"] == "A door between two domes." and "also" not in airlock["source"]
+
+    app = create_app(Settings.resolve(corpus, store))
+    page = app.test_client().get("/moon/terms/crater").get_data(as_text=True)
+    assert "A space nothing can be built on, ever." in page
+    assert "Also in Rulebook" in page and "A hole." in page
+
+
+def test_the_manifest_precedence_says_whose_text_is_shown(tmp_path):
+    corpus, store = build(tmp_path, manifest('precedence = ["rulebook.md"]'))
+    dome = json.loads(run(corpus, store, "applies", "moon", "dome", "--json").output)
+    assert dome["text"] == "A building." and dome["source"]["title"] == "Rulebook"
+    assert dome["source"]["also"][0]["text"].startswith("A building that holds air.")
+
+
+def test_a_precedence_naming_no_document_is_refused_at_its_line(tmp_path):
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    write_game(
+        corpus, "moon", manifest('precedence = ["rules.md"]'), {"reference.md": REFERENCE, "rulebook.md": RULEBOOK}
+    )
+    result = run(corpus, store, "build")
+    assert result.exit_code == 3
+    assert "moon/game.toml:3: error: [game] precedence: 'rules.md' is neither a document of this game" in result.output
