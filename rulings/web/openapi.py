@@ -46,12 +46,20 @@ _APPLIES = {
         "text": _STR,
         "complete": {"type": "boolean"},
         "change": _STR,
-        "source": {"type": "object"},
+        "source": {
+            "type": "object",
+            "description": "document, title, file, line; also: the same term's text in other documents of the "
+            "version, of lower precedence",
+        },
         "introduced_in": {"type": ["string", "null"], "description": "null when the term was only first seen"},
         "first_seen": _STR,
         "inferred": {"type": "boolean", "description": "no document dates this change: at the latest here"},
         "superseded_by": _VERSION_REF,
-        "notes": {"type": "array", "items": _STR},
+        "notes": {
+            "type": "array",
+            "items": _STR,
+            "description": "first, when the term was asked by a near miss: the name it was taken for",
+        },
         "url": _STR,
     },
 }
@@ -170,7 +178,7 @@ def spec(server: str = "") -> dict:
         "/api/{game}/rulings/{slug}": _get("A ruling", [game, slug], obj),
         "/api/{game}/cards/{slug}": _get("All rulings on a card", [game, slug], obj),
         "/api/{game}/linkify": _get(
-            "Turn [[term]] / [[term@1.2]] mentions into links",
+            "Turn [[term]] / [[term@1.2]] mentions into links (a link made for a near miss of one name has a note)",
             [game, _param("text", "query"), _param("format", "query", False, "markdown | bbcode | html")],
             obj,
         ),

@@ -24,10 +24,8 @@ SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[\"\u201c(]?[A-Z])|(?<=[.!?][\"\u201d])
 SEE_SENTENCE = re.compile(r"^\(?\s*see(?:\s+also)?\b\s*:?\s+(?P<rest>.+?)[.)]*$", re.I)  # "See Fight."
 SEE_ASIDE = re.compile(r"\(\s*see(?:\s+also)?\b\s*:?\s+(?P<rest>[^()]+)\)", re.I)  # "… (see Fight) …"
 PAGE = re.compile(
-    r"""\s* (?: ,?\s* \b(?:on|at|in) \s+ )?         # "on", "at", "in"
-        \(?\s* \b(?:pages?|pp?|pgs?)\b \.?\s*      # "page", "p.", "pp.", "pg"
-        [\dIVXivx] [\dIVXivx\-\u2013,&\ ]* (?:and\s+\d+)? \)? \s*""",
-    re.I | re.X,
+    r"(?:\b(?:on|at|in)[ \t]+)?\(?\b(?:pages?|pp?|pgs?)\b\.?[ \t]*[\dIVXivx][\dIVXivx\-\u2013,& ]*(?:and[ \t]+\d+)?\)?",
+    re.I,
 )  # "on page 12", "(p. 4)", "pg 7", "pp. 4-5": where it is printed, not what
 QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{1,60}?)[.,]?[\"\u201d]")
 LEAD_WORDS = re.compile(r"^(?:the\s+)?(?:(?:rules?|section|entry|entries|glossary entry)\s+(?:for|on|of)\s+)?", re.I)
@@ -64,24 +62,29 @@ class Reference:
     targets: list[str]
 
 
+LEAD_PREPOSITION = re.compile(r"^(?:for|in|under)\s+")
+LIST_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
+RULE_NUMBER = re.compile(r"\d+[A-Za-z]?\d*(?:\.\d+[A-Za-z]?\d*)*")
+LETTERS = re.compile(r"[^\W\d_]{3}")
+
+
 def _targets(rest: str, known: Set[str]) -> list[str]:
-    """Names in what follows "See": quoted titles, link labels, a name the document has, or a list
+    """Names in what follows "See": a name the document has, quoted titles, link labels, or a list
     ("A, B and C")."""
     rest = CITATION.sub(" ", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', rest))
-    whole = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
-    if name_key(whole) in known:  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order"
-        return [whole.strip(' "\u201c\u201d')]
+    plain = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
+    if name_key(plain) in known:  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order"
+        return [plain.strip(' "\u201c\u201d')]
     quoted = [q.strip() for q in QUOTED.findall(rest)]
     if quoted:
         return [q for q in quoted if q and not NOT_A_NAME.match(q)]
-    rest = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
-    rest = SECTION_NUMBER.sub("", WHERE.sub("", re.sub(r"^(?:for|in|under)\s+", "", rest)))
+    plain = SECTION_NUMBER.sub("", WHERE.sub("", LEAD_PREPOSITION.sub("", plain)))
     out = []
-    for part in re.split(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", rest):
+    for part in LIST_SEPARATOR.split(plain):
         part = TRAIL_WORDS.sub("", LEAD_WORDS.sub("", part.strip().strip("\"'").strip())).strip()
-        if re.fullmatch(r"\d+[A-Za-z]?\d*(?:\.\d+[A-Za-z]?\d*)*", part):
+        if RULE_NUMBER.fullmatch(part):
             out.append(part)  # a rule number ("see 12A"), which may name a numbered heading
-        elif len(part.split()) <= MAX_WORDS and re.search(r"[^\W\d_]{3}", part) and not NOT_A_NAME.match(part):
+        elif len(part.split()) <= MAX_WORDS and LETTERS.search(part) and not NOT_A_NAME.match(part):
             if part[:1].isupper() or part[:1].isdigit():  # "(see how scoring works)" points, it does not name
                 out.append(part)
     return out
@@ -108,11 +111,13 @@ def paragraph_reference(text: str, known: Set[str] = frozenset()) -> Reference |
 
 def sentence_references(text: str, known: Set[str] = frozenset()) -> list[str]:
     """Targets of "See X" sentences and "(see X)" asides inside a text ('… in play. See "Creatures" on page 6.')."""
-    plain = PAGE.sub(" ", EMPHASIS.sub("", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', text)))
     out: list[str] = []
-    for sentence in SENTENCES.split(plain):
-        found = [m.group("rest") for m in SEE_ASIDE.finditer(sentence)]
-        whole = SEE_SENTENCE.match(sentence.strip())
+    for sentence in SENTENCES.split(text):
+        if "see" not in sentence.lower():
+            continue  # most sentences refer to nothing
+        plain = PAGE.sub(" ", EMPHASIS.sub("", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', sentence)))
+        found = [m.group("rest") for m in SEE_ASIDE.finditer(plain)]
+        whole = SEE_SENTENCE.match(plain.strip())
         if whole and not found:
             found.append(whole.group("rest"))
         for rest in found:
@@ -139,6 +144,9 @@ def link_references(entries: list[Entry], anchors: dict[str, str] | None = None,
     for entry in (e for e in entries if kinds is None or e.kind in kinds):
         kept = []
         for block in entry.blocks:
+            if "](#" not in block.text and "see" not in block.text.lower():
+                kept.append(block)  # most blocks refer to nothing: no need to read them closely
+                continue
             text = ANCHOR_LINK.sub(lambda m: f'"{anchors.get(m.group(2), m.group(1))}"', block.text)
             found = paragraph_reference(text, known) if block.kind == "para" else None
             if found and found.kind == "see" and len(entry.blocks) == 1 and not entry.subdefs:
