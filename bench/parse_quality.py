@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 from collections import Counter
@@ -21,11 +22,14 @@ from pathlib import Path
 from common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
 from rulings.ingest.importer import plan
+from rulings.ingest.lexer import HEADING
 from rulings.ingest.manifest import DocumentSpec, discover_games, load_manifest
 from rulings.ingest.parsers import parse
 from rulings.ingest.report import document_report, game_names
 from rulings.ingest.source import read_source
 from tests.shared import require_shared
+
+GLOSSARY_HEADING = re.compile(r"\bglossary\b", re.I)
 
 
 def games_of(folder: Path) -> list[tuple[str, list[DocumentSpec]]]:
@@ -49,7 +53,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every document's figures to this file")
     args = parser.parse_args()
     folder = args.folder or require_shared() / "scale-corpus" / "rulebooks"
-    reports, seconds = [], []
+    reports, seconds, titled = [], [], set()
     for _, specs in games_of(folder):
         parsed = []
         for spec in specs:
@@ -57,6 +61,8 @@ def main() -> None:
             source = read_source(spec)
             parsed.append((source, parse(source)))
             seconds.append(time.perf_counter() - start)
+            if any((m := HEADING.match(line)) and GLOSSARY_HEADING.search(m.group(2)) for line in source.lines):
+                titled.add(spec.display_path)  # a heading says "Glossary": there is one to find
         names = game_names([p for _, p in parsed])
         reports.extend(document_report(source, doc, names) for source, doc in parsed)
     n = len(reports)
@@ -70,6 +76,8 @@ def main() -> None:
     print(f"parsers: {', '.join(f'{k} {v}' for k, v in parsers.most_common())}")
     print(f"documents with a detected glossary: {with_terms} ({with_terms / n:.1%}); with 5 terms or more: "
           f"{with_five} ({with_five / n:.1%})")  # fmt: skip
+    found = sum(1 for r in reports if r.path in titled and r.terms)
+    print(f"documents with a heading that says Glossary: {len(titled)}, {found} of them with a detected glossary")
     print(
         f"glossary terms: {terms}; terms that are one line of a list: {sum(r.list_terms for r in reports)} "
         f"({sum(r.stray_list_terms for r in reports)} outside a section that says it is a glossary)"

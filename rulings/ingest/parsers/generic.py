@@ -84,25 +84,23 @@ class _Walk:
 
     # -- sections ---------------------------------------------------------------
     def section(self, node: Section, context: Context) -> None:
-        if node.line and not node.children and context.rulings:
-            if question_title(node.title):
-                self.question_heading(node, context)
-                return
-            cards = cards_named(node.title)
-            if not cards and self.listed_card(node, context):
-                cards = [Card(title_case(node.title), None, None)]
-            if cards:
-                self.card_lines = [node.line]
-                self.read(node.blocks, context.path[-1] if context.path else node.title, context, False, cards)
-                self.unused_card()
-                return
+        """A heading and what is under it: a section (with the terms and rulings written in it), a
+        question, or a card of a FAQ; then its sub-headings, glossary entries or sections in turn."""
+        leaf_in_faq = bool(node.line and not node.children and context.rulings)
+        if leaf_in_faq and question_title(node.title):
+            self.question_heading(node, context)
+            return
+        cards = self.card_heading(node, context) if leaf_in_faq else []
         divider = bool(node.line and DIVIDER.match(node.title) and context.glossary)
-        inner = context if divider else self.inner(node, context)
+        inner = context if divider or cards else self.inner(node, context)
         entry = self.section_entry(node, context)
         first = len(self.doc.entries)
-        own = self.read(node.blocks, entry.name, inner, bool(inner.glossary))
-        if divider and not own:  # "## A": a letter of the glossary, not a section of the rules
-            self.doc.furniture[node.line] = "letter divider of a glossary"
+        self.card_lines = [node.line] if cards else []
+        where = (context.path[-1] if context.path else node.title) if cards else entry.name
+        own = self.read(node.blocks, where, inner, bool(inner.glossary), cards)
+        if (divider or cards) and not own:  # "## A" of a glossary, a card's heading: not sections of the rules
+            if divider:
+                self.doc.furniture[node.line] = "letter divider of a glossary"
         else:
             entry.lines.extend(n for raw in own for n in raw.lines)
             self.fill(entry, own)
@@ -114,6 +112,16 @@ class _Walk:
                 self.heading_term(child, inner, terms[id(child)])
             else:
                 self.section(child, inner)
+
+    def card_heading(self, node: Section, context: Context) -> list[Card]:
+        """The cards a heading of a FAQ names: with a set or number, or any heading under a pack heading
+        whose text is questions or a list."""
+        cards = cards_named(node.title)
+        if cards or context.pack is None or not node.blocks:
+            return cards
+        if all(b.kind == "bullet" for b in node.blocks) or any(question(b, True) for b in node.blocks):
+            return [Card(title_case(node.title), None, None)]
+        return []
 
     def inner(self, node: Section, context: Context) -> Context:
         """The context of what is under ``node``."""
@@ -131,7 +139,7 @@ class _Walk:
     def section_entry(node: Section, context: Context) -> Entry:
         if node.line is None:
             return Entry("section", [node.title], 1, why="the text before the document's first heading")
-        why = f"a level-{node.level} heading" if node.level else "a heading"
+        why = f"a level-{node.level} heading" if node.raw.lstrip().startswith("#") else "a title line on its own"
         entry = Entry(
             "section", [title_case(node.title)], node.line, path=list(context.path), lines=[node.line], why=why
         )
@@ -139,13 +147,6 @@ class _Walk:
         if numbered:  # "8A. Castling" is also Castling
             entry.spellings.append(title_case(numbered["title"] or numbered["title2"]))
         return entry
-
-    @staticmethod
-    def listed_card(node: Section, context: Context) -> bool:
-        """A heading in a FAQ under a pack or product heading, whose text is questions or a list."""
-        if context.pack is None or not node.blocks:
-            return False
-        return all(b.kind == "bullet" for b in node.blocks) or any(question(b, True) for b in node.blocks)
 
     # -- glossaries of headings -----------------------------------------------------
     def heading_terms(self, node: Section, titled: bool) -> dict[int, str]:
