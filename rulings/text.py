@@ -94,15 +94,27 @@ def slugify(text: str) -> str:
     return text or "untitled"
 
 
+_LATEX_LETTER = re.compile(r"\$\\[a-z]+\{\\[a-z]+\{(\w)\}\}\\xspace\$")  # $\ensuremath{\mathbf{Q}}\xspace$
+_LATEX = re.compile(r"\$([^$]*)\$")
+_LATEX_EMPTY = re.compile(r"\\\(\s*\\\)")
+_UNDERLINE = re.compile(r"</?u>")
+_HEADING_MARK = re.compile(r"^\s*#+\s*")
+_BLANKS = re.compile(r"[ \t]+")
+
+
 def strip_markup(text: str) -> str:
-    """Remove markdown emphasis/heading marks and OCR'd LaTeX from a line."""
-    text = re.sub(r"\$\\[a-z]+\{\\[a-z]+\{(\w)\}\}\\xspace\$", r"\1:", text)  # $\ensuremath{\mathbf{Q}}\xspace$
-    text = re.sub(r"\$([^$]*)\$", r"\1", text)
-    text = re.sub(r"\\\(\s*\\\)", "", text)
-    text = re.sub(r"</?u>", "", text)
+    """Remove markdown emphasis/heading marks and OCR'd LaTeX from a line (each looked for only when
+    its mark is there: every line of every document passes here)."""
+    if "$" in text:
+        text = _LATEX.sub(r"\1", _LATEX_LETTER.sub(r"\1:", text))
+    if "\\(" in text:
+        text = _LATEX_EMPTY.sub("", text)
+    if "<" in text:
+        text = _UNDERLINE.sub("", text)
     text = text.replace("**", "").replace("__", "")
-    text = re.sub(r"^\s*#+\s*", "", text)
-    return re.sub(r"[ \t]+", " ", text).strip()
+    if "#" in text:
+        text = _HEADING_MARK.sub("", text)
+    return _BLANKS.sub(" ", text).strip()
 
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")

@@ -18,7 +18,7 @@ from ...text import FUNCTION_WORDS, NOT_TERMS, fold, strip_markup
 from ..lexer import RawBlock
 
 EMPHASIS = r"(?P<m>\*\*\*|\*\*|__|\*|_)"
-SEPARATOR = r"(?::|\.(?=\s|$)|\s?[\u2014\u2013]|\s-(?=\s))"
+SEPARATOR = r"(?::|\.(?=[\s*_]|$)|\s?[\u2014\u2013=]|\s-(?=\s))"  # "Term:", "Term.", "Term \u2014", "Term =", "Term -"
 INSIDE = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*{SEPARATOR}\s*(?P=m)\s*(?P<rest>.*)$")  # **Term:** text
 AFTER = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*(?P=m)\s*{SEPARATOR}\s*(?P<rest>.*)$")  # **Term** - text
 ALONE = re.compile(r"^(?P<m>\*\*\*|\*\*|__)(?P<term>[^*_]+?)(?P=m)\s*$")  # **Term**
@@ -27,7 +27,7 @@ LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
 NUMBERED_LABEL = re.compile(r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section|round)\s*\d", re.I)
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
-        | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? [^\W\d]  # "1 - Flip", "(1) Wainwright"
+        | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? (?!(?:st|nd|rd|th)\b)[^\W\d]  # "1 - Flip"
         | [A-Z] \s* [:/\u2013\u2014-] \s                                # "A: Yard", "B / Office"
         | [A-Z]{1,2} \d{1,3} (?:\s|$) )""",  # "S1", "A1 Alphabetical"
     re.X,
@@ -94,9 +94,13 @@ def line_list(raw: RawBlock, lines: list[str]) -> bool:
 
 def definition(raw: RawBlock, lines: list[str]) -> Definition | None:
     """The definition a paragraph or list item opens, if it opens one."""
-    if raw.kind not in ("para", "bullet") or line_list(raw, lines):
+    if raw.kind not in ("para", "bullet"):
         return None
     line, listed = _opening_line(raw)
+    if line[:1] not in ("*", "_") and ":" not in line[:64]:
+        return None  # neither emphasis nor a colon near the start: most paragraphs, quickly
+    if line_list(raw, lines):
+        return None
     for pattern, style in ((INSIDE, "bold"), (AFTER, "bold"), (ALONE, "bold-alone"), (PLAIN, "plain")):
         match = pattern.match(line)
         if not match:

@@ -21,7 +21,7 @@ from ..lexer import RawBlock
 from ..model import Entry, ParsedDocument, Ruling, SubDefinition
 from ..source import Source
 from .common import GLOSSARY_NAMES, extract_subdefinitions, mend_broken_blocks, number_steps, to_block
-from .definitions import GLOSSARY_RUN, alphabetical, credits_title, definition, term_like
+from .definitions import GLOSSARY_RUN, Definition, alphabetical, credits_title, definition, term_like
 from .outline import Section, outline
 from .questions import ERRATA, Card, answer_label, bold_line, cards_named, question, question_title, rulings_title
 from .references import anchor_of, link_references
@@ -196,8 +196,9 @@ class _Walk:
     # -- a section's own blocks: text, definitions, questions, cards ------------------
     def read(self, raws: list[RawBlock], where: str, context: Context, in_glossary: bool, cards: list[Card] = ()):
         """Terms, rulings and the section's own text (returned) from one section's blocks."""
-        errata = self.card_definitions(raws) if context.rulings else {}
-        terms = {k: v for k, v in self.definition_terms(raws, context, in_glossary).items() if k not in errata}
+        defined = [(raw, d) for raw in raws if (d := definition(raw, self.lines))]
+        errata = {id(raw): (d, cards) for raw, d in defined if context.rulings and (cards := cards_named(d.term))}
+        terms = {k: v for k, v in self.definition_terms(defined, context, in_glossary).items() if k not in errata}
         in_faq = self.faq or bool(context.rulings)
         body: list[RawBlock] = []
         term: tuple[Entry, list[RawBlock]] | None = None
@@ -217,7 +218,7 @@ class _Walk:
                 self.unused_card()
                 term, ruling, cards = None, None, named
                 self.card_lines = list(raw.lines)
-            elif id(raw) in errata:  # "**Award Ceremony (r138)** — Should read: …"
+            elif id(raw) in errata:  # a card with its number defined: "**Award Ceremony (r138)** — Should read: …"
                 defined, named = errata[id(raw)]
                 term, ruling = None, self.new_ruling("clarification", "", raw, where, context, named)
                 ruling.text = defined.text
@@ -246,16 +247,10 @@ class _Walk:
         self.unused_card()
         return body
 
-    def card_definitions(self, raws: list[RawBlock]) -> dict[int, tuple]:
-        """Definitions whose term is a card with its number ("**Award Ceremony (r138)** — Should read: …")."""
-        found = ((raw, definition(raw, self.lines)) for raw in raws)
-        return {id(raw): (d, cards) for raw, d in found if d and (cards := cards_named(d.term))}
-
-    def definition_terms(self, raws: list[RawBlock], context: Context, in_glossary: bool) -> dict[int, tuple]:
-        """Blocks that open glossary entries, each with its definition and why."""
+    def definition_terms(self, found: list[tuple[RawBlock, Definition]], context: Context, in_glossary: bool) -> dict:
+        """Which of a section's definitions open glossary entries (by block id), each with its definition and why."""
         if not self.glossaries or (context.path and credits_title(context.path[-1])):
             return {}
-        found = [(raw, d) for raw in raws if (d := definition(raw, self.lines))]
         paragraphs = [(r, d) for r, d in found if not d.listed]
         listed = [(r, d) for r, d in found if d.listed and r.depth == 0 and not r.number]
         if in_glossary and (paragraphs or listed):

@@ -46,10 +46,9 @@ class Section:
         return sorted(out)
 
 
-def headings(lines: list[str]) -> list[tuple[int, int, str]]:
+def headings(lines: list[str], has_markdown: bool) -> list[tuple[int, int, str]]:
     """(line, level, title) of every heading; bare title lines count when Markdown has fewer than two."""
     found = []
-    has_markdown = markdown_headings(lines) >= 2
     for number, line in enumerate(lines, 1):
         match = HEADING.match(line)
         if match and strip_markup(match.group(2)):
@@ -69,7 +68,7 @@ def outline(lines: list[str], title: str) -> Section:
     """The outline of a document (``lines[i]`` is line ``i + 1``), rooted at a section named ``title``."""
     width = wrap_width(lines)
     markdown = markdown_headings(lines) >= 2
-    found = headings(lines)
+    found = headings(lines, markdown)
     root = Section(title, 0, None)
     bounds = [line for line, _, _ in found] + [len(lines) + 1]
     root.blocks = lex(lines[: bounds[0] - 1], start=1, width=width, markdown=markdown)

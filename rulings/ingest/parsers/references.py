@@ -134,14 +134,15 @@ def link_references(entries: list[Entry], anchors: dict[str, str] | None = None,
     number ("8A2") to its heading's title; ``kinds``: only entries of these kinds are read.
     """
     anchors, numbers = anchors or {}, numbers or {}
-    known = {name_key(n) for e in entries for n in [*e.names, *e.spellings, *(s.name for s in e.subdefs)]}
+    read = [e for e in entries if kinds is None or e.kind in kinds]
+    known = {name_key(n) for e in read for n in [*e.names, *e.spellings, *(s.name for s in e.subdefs)]}
 
     def named(targets: list[str]) -> list[str]:
         """Rule numbers become the titles of the headings they number; a number that numbers none is dropped."""
         out = [numbers.get(t.lower(), t) for t in targets]
         return [t for t in out if not re.fullmatch(r"[\d.]+[A-Za-z]?\d*(?:\.\d+)*", t)]
 
-    for entry in (e for e in entries if kinds is None or e.kind in kinds):
+    for entry in read:
         kept = []
         for block in entry.blocks:
             if "](#" not in block.text and "see" not in block.text.lower():
