@@ -93,3 +93,24 @@ def test_a_precedence_naming_no_document_is_refused_at_its_line(tmp_path):
     result = run(corpus, store, "build")
     assert result.exit_code == 3
     assert "moon/game.toml:3: error: [game] precedence: 'rules.md' is neither a document of this game" in result.output
+
+
+def test_a_term_stays_while_a_document_of_another_series_still_defines_it(tmp_path):
+    """Version 2 brings a new rulebook without "Crater"; the reference (version 1) still defines it."""
+    toml = (
+        '[game]\nname = "Moon"\n'
+        '[[documents]]\nfile = "reference.md"\nkind = "reference"\ntitle = "Rules Reference"\nversion = "1"\n'
+        "date = 2020-01-01\n"
+        '[[documents]]\nfile = "rulebook.md"\nkind = "rulebook"\ntitle = "Rulebook"\nversion = "1"\n'
+        "date = 2020-01-01\n"
+        '[[documents]]\nfile = "rulebook-2.md"\nkind = "rulebook"\ntitle = "Rulebook"\nversion = "2"\n'
+        "date = 2021-01-01\n"
+    )
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    second = RULEBOOK.replace("**Crater:** A hole.\n\n", "")
+    write_game(corpus, "moon", toml, {"reference.md": REFERENCE, "rulebook.md": RULEBOOK, "rulebook-2.md": second})
+    assert run(corpus, store, "build").exit_code == 0
+    crater = json.loads(run(corpus, store, "applies", "moon", "crater", "--version", "2", "--json").output)
+    assert crater["status"] == "ok" and crater["text"] == "A space nothing can be built on, ever."
+    airlock = json.loads(run(corpus, store, "applies", "moon", "airlock", "--version", "2", "--json").output)
+    assert airlock["status"] == "ok"

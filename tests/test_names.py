@@ -122,6 +122,13 @@ def test_urls_linkify_and_the_api_take_every_name(forge):
     assert linked["unresolved"] == []
 
 
+def test_a_one_letter_typo_of_a_bundled_term_is_answered(cli):
+    answer, code = cli.json("applies", "mc", "quickstrke")
+    assert code == 0 and answer["term"] == "Quickstrike" and "close to" in answer["notes"][0]
+    unknown, code = cli.json("applies", "mc", "quickstr")  # as close to nothing: unknown, with suggestions
+    assert code == 1 and "Quickstrike" in unknown["suggestions"]
+
+
 def test_the_ocr_spelling_the_build_repaired_still_answers(cli):
     """The Marvel Champions RR prints "STARICON"; the term is Star Icon, and "Staricon" still finds it."""
     answer, code = cli.json("applies", "mc", "staricon")

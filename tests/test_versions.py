@@ -79,7 +79,7 @@ def test_a_versions_own_date_is_in_force_that_day(cli):
 
 
 def test_unknown_term_version_and_bad_date(cli):
-    data, code = cli.json("applies", "mc", "quickstrke")
+    data, code = cli.json("applies", "mc", "quickstr")
     assert (data["status"], code) == ("unknown-term", 1)
     assert "Quickstrike" in data["suggestions"]
     data, code = cli.json("applies", "mc", "Dash", "--version", "9.9")

@@ -143,7 +143,9 @@ def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
         state.given[id(term)] = term.current
     for term in state.order:
         if id(term) not in taken and term.in_force and snapshot.series in term.series:
-            _remove(state, term, snapshot, known)
+            term.series.discard(snapshot.series)
+            if not term.series:  # no document of another series (a reference beside a rulebook) still has it
+                _remove(state, term, snapshot, known)
     state.order = contents + [t for t in state.order if id(t) not in taken and t.in_force]
     state.series_now = snapshot.series
 

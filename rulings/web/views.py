@@ -170,7 +170,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
             see_also.append((found_term, anchor))
     redirects, pointers = [], []
     for name in revision.redirect:
-        found_term, anchor = st.find_term(game, name)
+        found_term, anchor = st.find_term(game, name, target.ordinal)  # the term of that name then
         pointers.append((name, found_term, anchor))
         if found_term is not None:
             redirects.append(found_term)
