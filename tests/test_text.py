@@ -84,4 +84,4 @@ def test_running_text_links_folded_names():
         [("\u00c6mber", Target("aember", None, "\u00c6mber")), ("Caf\u00e9", Target("cafe", None, "Caf\u00e9"))]
     )
     found = linker.find("Gain 1 \u00c6mber, then visit the caf\u00e9.")
-    assert [t.slug for _, _, t in found] == ["aember", "cafe"]
+    assert [m.target.slug for m in found] == ["aember", "cafe"]
