@@ -26,7 +26,7 @@ serve: install
 # Then: rulings --corpus var/corpus-magic build / serve
 MAGIC_DOCS ?= ../shared/corpora/magic-the-gathering
 corpus-magic: install
-	$(BIN)/python scripts/assemble_corpus.py var/corpus-magic --game docs/corpora/magic-the-gathering=$(MAGIC_DOCS)
+	$(BIN)/python -m rulings.ingest.assemble var/corpus-magic --game docs/corpora/magic-the-gathering=$(MAGIC_DOCS)
 
 # Browser tests drive Debian's Chromium: found, installed when run as root, or they fail saying
 # what to install. Tests reading ../shared skip (saying so) without it; `.ci/run` requires it.

@@ -1,5 +1,5 @@
 """The Magic: The Gathering game as a user adds it: a game.toml in the repository, the published
-documents copied beside it byte for byte by ``scripts/assemble_corpus.py`` (``make corpus-magic``)."""
+documents copied beside it byte for byte by ``rulings/ingest/assemble.py`` (``make corpus-magic``)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ MAGIC = SHARED / "corpora" / "magic-the-gathering" if SHARED else None
 
 def assemble(out, source_dir):
     """``make corpus-magic`` as the Makefile runs it, into ``out``."""
-    script = ROOT / "scripts" / "assemble_corpus.py"
-    command = [sys.executable, str(script), str(out), "--game", f"{MANIFEST_DIR}={source_dir}"]
+    command = [sys.executable, "-m", "rulings.ingest.assemble", str(out), "--game", f"{MANIFEST_DIR}={source_dir}"]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
 
 

@@ -1,8 +1,8 @@
 """Assemble a corpus folder: the bundled games plus games whose documents live outside the repository.
 
-    python scripts/assemble_corpus.py OUT --game MANIFEST_DIR=SOURCE_DIR [--game ...]
+    python -m rulings.ingest.assemble OUT [--bundled corpus] --game MANIFEST_DIR=SOURCE_DIR [--game ...]
 
-``OUT`` gets a copy of ``corpus/`` (the bundled games) and, for each ``--game``, a folder named
+``OUT`` gets a copy of ``--bundled`` (default ``corpus/``, the bundled games) and, for each ``--game``, a folder named
 after ``MANIFEST_DIR`` holding its ``game.toml`` and every document that manifest lists, copied
 byte for byte from ``SOURCE_DIR`` (checked by SHA-256). The result is validated with the same
 manifest loader ``rulings build`` uses, written aside and swapped in, so a failure leaves any
@@ -18,10 +18,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from rulings.errors import CorpusError
-from rulings.ingest.manifest import MANIFEST, discover_games, load_manifest
-
-ROOT = Path(__file__).resolve().parent.parent
+from ..errors import CorpusError
+from .manifest import MANIFEST, discover_games, load_manifest
 
 
 def sha256(path: Path) -> str:
@@ -47,7 +45,7 @@ def add_game(corpus: Path, manifest_dir: Path, source_dir: Path) -> int:
     return len(files)
 
 
-def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path = ROOT / "corpus") -> None:
+def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path) -> None:
     """Write the corpus aside, validate it, then swap it in (a failure leaves ``out`` untouched)."""
     staging = out.with_name(f".{out.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
@@ -76,6 +74,7 @@ def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path = ROOT / "
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="the corpus folder to write (replaced)")
+    parser.add_argument("--bundled", type=Path, default=Path("corpus"), help="the games to start from")
     parser.add_argument(
         "--game",
         action="append",
@@ -90,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
         if not sep:
             parser.error(f"--game {spec}: write MANIFEST_DIR=SOURCE_DIR")
         games.append((Path(manifest_dir), Path(source_dir)))
-    assemble(args.out, games)
+    assemble(args.out, games, args.bundled)
 
 
 if __name__ == "__main__":
