@@ -157,7 +157,7 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="rulings-damage-"))
     try:
         template = two_builds(root)
-        pass  # damaged_cases(root, template)
+        damaged_cases(root, template)
         print()
         print("| case | stderr | exit | time |")
         print("|---|---|---:|---:|")
