@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import time
 from collections import Counter
@@ -25,11 +24,9 @@ from rulings.ingest.importer import plan
 from rulings.ingest.lexer import HEADING
 from rulings.ingest.manifest import DocumentSpec, discover_games, load_manifest
 from rulings.ingest.parsers import parse
-from rulings.ingest.report import document_report, game_names
+from rulings.ingest.report import GLOSSARY_HEADING, document_report, game_names
 from rulings.ingest.source import read_source
 from tests.shared import require_shared
-
-GLOSSARY_HEADING = re.compile(r"\bglossary\b", re.I)
 
 
 def games_of(folder: Path) -> list[tuple[str, list[DocumentSpec]]]:

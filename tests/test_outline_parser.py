@@ -476,6 +476,21 @@ def test_a_document_that_parses_badly_still_parses_and_the_report_says_what_is_w
     assert "term 'Omega' has no text" in messages
     assert "the glossary ends abruptly at 'Omega'" in messages
     assert report.summary().startswith("corpus/g/doc.md (generic): 4 entries, 1 section")
+    assert not any("no term was read" in m for m in messages)  # its glossary was read, if badly
+
+
+def test_a_glossary_heading_with_no_term_read_under_it_is_reported():
+    """A glossary in a layout no parser reads (two OCR'd columns in a code block), beside one that is read:
+    the report names the heading and its line, and nothing about the glossary that gave terms."""
+    text = (
+        "# Rules\n\n## Setup\n\nDeal five cards.\n\n## Glossary\n\n```\nArmy - Units grouped   Leader - A card\n```\n\n"
+        "## Keywords\n\n### Ambush\n\nPlay it first.\n\n### Guard\n\nProtect.\n\n## Credits\n\nDesign: A. Person\n"
+    )
+    source = text_source(text, "rulebook", file="doc.md")
+    report = document_report(source, parse(source))
+    assert [(w.line, w.message) for w in report.warnings] == [
+        (7, "no term was read under 'Glossary', a heading that says Glossary")
+    ]
 
 
 @pytest.mark.parametrize("layout", [REFERENCE_OF_BOLD_TERMS, ALPHABETICAL_RUN, HEADINGS_GLOSSARY, REFERENCES, FAQ])

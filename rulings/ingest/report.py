@@ -3,8 +3,9 @@
 Per document: entries found (per kind), cross-references resolved and unresolved (against every
 name of the game), lines placed in no record, and warnings for what looks wrong: a term that is
 one line of a list, a name two entries share, an entry with no text, a glossary whose last entry
-is cut off. ``explain`` lists every entry with the reason its parser gave for making it.
-Computed from parsed documents only, so a bench can report on a corpus without building it.
+is cut off, a Glossary heading with no term read under it. ``explain`` lists
+every entry with the reason its parser gave for making it. Computed from parsed documents only,
+so a bench can report on a corpus without building it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .model import Entry, ParsedDocument
 from .parsers.common import GLOSSARY_NAMES
 from .source import Source
 
+GLOSSARY_HEADING = re.compile(r"\bglossary\b", re.I)  # says so in so many words ("Keywords" may be prose)
 LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+\S")
 TERM_KINDS = ("entry", "keyword")
 
@@ -153,6 +155,26 @@ def _glossary_runs(entries: list[Entry]) -> list[list[Entry]]:
     return [run for run in runs if run]
 
 
+def _unread_glossaries(entries: list[Entry]) -> list[Entry]:
+    """Sections whose heading says Glossary but under which no term was read: a layout the parsers do
+    not know, text that is not what its heading says, or an index (the maintainer checks). A section
+    holds what follows it up to the next section no deeper than it (not every parser keeps ``path``,
+    so this goes by document order and depth)."""
+    unread = []
+    for n, section in enumerate(entries):
+        if section.kind != "section" or not GLOSSARY_HEADING.search(section.name):
+            continue
+        for later in entries[n + 1 :]:
+            if later.kind in TERM_KINDS:
+                break
+            if later.kind == "section" and len(later.path) <= len(section.path):
+                unread.append(section)
+                break
+        else:
+            unread.append(section)
+    return unread
+
+
 def document_report(source: Source, parsed: ParsedDocument, names: set[str] | None = None) -> DocumentReport:
     """The report of one parsed document; ``names``: the game's name keys (defaults to this document's)."""
     lines = source.lines
@@ -189,6 +211,9 @@ def document_report(source: Source, parsed: ParsedDocument, names: set[str] | No
         last = run[-1]
         if len(run) >= 3 and not last.blocks and not last.redirect and not last.see_also:
             report.warnings.append(Finding(last.line, f"the glossary ends abruptly at {last.name!r}"))
+    for section in _unread_glossaries(parsed.entries):
+        message = f"no term was read under {section.name!r}, a heading that says Glossary"
+        report.warnings.append(Finding(section.line, message))
     for line, term, target in report.unresolved:
         report.warnings.append(Finding(line, f"{term!r} refers to {target!r}, which no entry of the game is named"))
     if report.unplaced:
