@@ -51,6 +51,11 @@ def test_keyforge_call_of_the_archons():
     assert ["Attack", "Attacker", "Attacking"] in names and ["If You Do", "In Order To"] in names
     assert ["Fight With"] in names and ["This Way"] in names and ["Power Counter +1", "Power Status Card"] in names
     assert names[-3:] == [["Traits"], ["Unforge"], ["Use"]]
+    start = source.lines.index("## Glossary")
+    end = next(n for n, line in enumerate(source.lines) if n > start and line.startswith("## "))
+    openers = [m[1] for line in source.lines[start:end] if (m := re.match(r"^\*\*([^*]+):\*\*", line))]
+    printed = [e.spellings[0] if e.spellings else e.name for e in doc.entries if e.kind == "entry"]
+    assert printed == openers  # every entry by name, in the book's order: the heading as printed
     assert not any(n[0].startswith(("Chains ", "Note", "Game Design", "Producer")) for n in names)
     entries = {e.name: e for e in doc.entries if e.kind == "entry"}
     assert entries["Attack"].redirect == ["Fight"] and entries["Use"].redirect == ["Using Cards"]
