@@ -299,6 +299,34 @@ def test_a_glossary_written_as_a_list_is_a_glossary():
     assert report.list_terms == 3 and report.stray_list_terms == 0  # counted, not a warning
 
 
+LINE_GLOSSARY = """# Rules
+
+## Glossary of Terms
+
+**Action:** Placing a worker.
+**Build:** Taking a building.
+**Chain:** A penalty to drawing.
+
+**Chains 1-6**: draw one fewer card.
+**Chains 7-12**: draw two fewer cards.
+
+**Dock:** Where ships wait.
+**Launch:** Moving a ship out.
+**Mulligan:** Redraw your hand.
+"""
+
+
+def test_a_glossary_set_line_under_line_is_read_entry_by_entry():
+    """No blank line between entries: each line whose name keeps the alphabetical order is an entry;
+    a numbered series of labels set the same way stays a table in the entry above it."""
+    doc = read(LINE_GLOSSARY)
+    found = terms(doc)
+    assert list(found) == ["Action", "Build", "Chain", "Dock", "Launch", "Mulligan"]
+    assert (found["Build"].line, found["Build"].text) == (6, "Taking a building.")
+    assert "Chains 7-12: draw two fewer cards." in found["Chain"].text
+    assert found["Launch"].text == "Moving a ship out."
+
+
 # -- cross-references as publishers write them -------------------------------------------------------
 
 REFERENCES = """# Rules

@@ -6,7 +6,7 @@ A definition opens a paragraph: ``**Term:** text``, ``**Term**: text``, ``**Term
 stand: in a section whose title says it is a glossary, or in a run long enough and alphabetical
 enough that it can only be one. Lines of a list, labels set line under line ("**Chains 1-6**:
 draw one fewer card." four lines in a row) and credit lines ("Game Design: Richard Garfield") are
-never terms.
+never terms; a glossary set line under line, its names in alphabetical order, is read line by line.
 """
 
 from __future__ import annotations
@@ -90,6 +90,19 @@ def line_list(raw: RawBlock, lines: list[str]) -> bool:
     if len(raw.lines) < 2:
         return False
     return all(re.match(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)|^\s*[A-Z][^:]{0,30}:\s", lines[n - 1]) for n in raw.lines)
+
+
+def glossary_lines(raw: RawBlock, lines: list[str]) -> list[RawBlock]:
+    """A glossary set line under line with no blank line between its entries ("**Action:** …" then
+    "**Build:** …"): one paragraph per line, when every line opens a definition and the names are in
+    alphabetical order. Labels of a numbered series ("**Chains 1-6**: …") stay one paragraph."""
+    if not line_list(raw, lines):
+        return [raw]
+    pieces = [RawBlock("para", strip_markup(lines[n - 1]), [n], raw=lines[n - 1]) for n in raw.lines]
+    found = [definition(piece, lines) for piece in pieces]
+    if not all(found) or not alphabetical([d.term for d in found if d], 3):
+        return [raw]
+    return pieces
 
 
 def definition(raw: RawBlock, lines: list[str]) -> Definition | None:

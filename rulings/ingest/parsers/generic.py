@@ -21,7 +21,15 @@ from ..lexer import RawBlock
 from ..model import Entry, ParsedDocument, Ruling, SubDefinition
 from ..source import Source
 from .common import GLOSSARY_NAMES, extract_subdefinitions, mend_broken_blocks, number_steps, to_block
-from .definitions import GLOSSARY_RUN, Definition, alphabetical, credits_title, definition, term_like
+from .definitions import (
+    GLOSSARY_RUN,
+    Definition,
+    alphabetical,
+    credits_title,
+    definition,
+    glossary_lines,
+    term_like,
+)
 from .outline import Section, outline
 from .questions import ERRATA, Card, answer_label, bold_line, cards_named, question, question_title, rulings_title
 from .references import anchor_of, link_references
@@ -196,6 +204,8 @@ class _Walk:
     # -- a section's own blocks: text, definitions, questions, cards ------------------
     def read(self, raws: list[RawBlock], where: str, context: Context, in_glossary: bool, cards: list[Card] = ()):
         """Terms, rulings and the section's own text (returned) from one section's blocks."""
+        if in_glossary:
+            raws = [piece for raw in raws for piece in glossary_lines(raw, self.lines)]
         defined = [(raw, d) for raw in raws if (d := definition(raw, self.lines))]
         errata = {id(raw): (d, cards) for raw, d in defined if context.rulings and (cards := cards_named(d.term))}
         terms = {k: v for k, v in self.definition_terms(defined, context, in_glossary).items() if k not in errata}
