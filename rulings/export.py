@@ -2,7 +2,9 @@
 
 Pages are rendered by the same Flask app (in static mode) and written as
 ``<path>/index.html``; links are rewritten to relative paths so the export also
-works from ``file://``. Search runs in the browser from ``search-index.js``.
+works from ``file://``. Search runs in the browser (``static/search.js``) from one index file per
+game (``search/shards/<game>.js``), loaded by the search page (or once a search box is typed in), never by
+every page: an export of 1,678 games stays light to browse.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from itertools import pairwise
 from pathlib import Path
 
 from .errors import BadRequest, write_error
-from .graph.store import Store
-from .markup import plain_text
+from .graph.store import Game, Store
+from .index.writer import documents
 from .settings import Settings
 from .urls import urls
 
@@ -83,31 +85,50 @@ def linked_pages(html: str) -> list[str]:
     return out
 
 
-def search_index(store: Store) -> list[dict]:
-    docs = []
+def search_shard(store: Store, game: Game) -> dict:
+    """A game's search index for the browser: what the server's index holds of the texts in force now.
+
+    One document per term, section, sub-definition and ruling, with its whole text (never cut).
+    A text of several blocks is written one block a line, with each line's anchor in ``anchors``,
+    so a hit can point at the paragraph that answers, as the server's passages do.
+    """
+    docs: dict[str, dict] = {}
+    for doc in documents(store, only=[game.slug]):
+        if not doc["latest"]:
+            continue
+        if doc["kind"] == "passage":
+            entry = docs[doc["parent"]]
+            if "anchors" not in entry:
+                entry["text"], entry["anchors"] = [], []
+            entry["text"].append(" ".join(doc["body"].split()))
+            entry["anchors"].append(doc["anchor"])
+            continue
+        path, _, anchor = doc["url"].partition("#")
+        entry = {"title": doc["title"], "kind": doc["kind"], "subkind": doc["subkind"]}
+        entry["url"] = page_file(path) + (f"#{anchor}" if anchor else "")
+        names = [n for n in doc["names"].split(" ; ") if n and n != doc["title"]]
+        if names:
+            entry["names"] = names
+        entry["text"] = " ".join(doc["body"].split())
+        docs[doc["id"]] = entry
+    for entry in docs.values():
+        if isinstance(entry["text"], list):
+            entry["text"] = "\n".join(entry["text"])
+    return {"game": game.slug, "name": game.name, "docs": list(docs.values())}
+
+
+def write_search_index(store: Store, target: Path) -> None:
+    """``search/shards/<game>.js`` per game, ``search/games.js`` listing them (scripts: they load from file://)."""
+    folder = target / "search"
+    (folder / "shards").mkdir(parents=True, exist_ok=True)
+    games = []
     for game in store.games():
-        for term in store.terms(game):
-            revision = store.revisions(term)[-1]
-            docs.append(
-                {
-                    "title": revision.name,
-                    "game": game.slug,
-                    "kind": term.kind,
-                    "path": page_file(urls.term(game.slug, term.slug)),
-                    "text": plain_text(revision.text)[:400],
-                }
-            )
-        for ruling in store.rulings(game):
-            docs.append(
-                {
-                    "title": ruling["title"],
-                    "game": game.slug,
-                    "kind": "ruling",
-                    "path": page_file(urls.ruling(game.slug, ruling["slug"])),
-                    "text": plain_text(ruling["text"])[:400],
-                }
-            )
-    return docs
+        body = json.dumps(search_shard(store, game), ensure_ascii=False, separators=(",", ":"))
+        data = f"(window.RULINGS_SHARDS = window.RULINGS_SHARDS || {{}})[{json.dumps(game.slug)}] = {body};\n"
+        (folder / "shards" / f"{game.slug}.js").write_text(data, encoding="utf-8")
+        games.append({"slug": game.slug, "name": game.name, "bytes": len(data.encode("utf-8"))})
+    listing = json.dumps(games, ensure_ascii=False, separators=(",", ":"))
+    (folder / "games.js").write_text(f"window.RULINGS_GAMES = {listing};\n", encoding="utf-8")
 
 
 def export(settings: Settings, target: Path, base_url: str = "http://localhost/") -> dict:
@@ -154,8 +175,7 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
             root = "" if root == "." else root + "/"
             body = body.replace(
                 '<meta name="rulings-static" content="1">',
-                f'<meta name="rulings-static" content="1">\n<meta name="rulings-root" content="{root}">'
-                f'\n<script src="{root}search-index.js"></script>',
+                f'<meta name="rulings-static" content="1">\n<meta name="rulings-root" content="{root}">',
                 1,
             )
             body = relative_links(body, file)
@@ -166,7 +186,5 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
     shutil.copytree(
         app.static_folder, target / "static", dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "__pycache__")
     )
-    (target / "search-index.js").write_text(
-        "window.RULINGS_INDEX = " + json.dumps(search_index(store), ensure_ascii=False) + ";\n", encoding="utf-8"
-    )
+    write_search_index(store, target)
     return {"pages": written, "failed": failed, "target": str(target)}

@@ -24,28 +24,12 @@
   });
 
   // -- search as you type ---------------------------------------------------
-  function staticSearch(query, game) {
-    var words = query.toLowerCase().split(/[^a-z0-9+]+/).filter(function (w) { return w.length > 1; });
-    if (!words.length || !window.RULINGS_INDEX) { return []; }
-    var scored = [];
-    window.RULINGS_INDEX.forEach(function (doc) {
-      if (game && doc.game !== game) { return; }
-      var title = doc.title.toLowerCase(), text = doc.text.toLowerCase(), score = 0, all = true;
-      words.forEach(function (w) {
-        var stem = w.replace(/(ing|ed|es|s)$/, "");
-        var inTitle = title.indexOf(stem) >= 0, inText = text.indexOf(stem) >= 0;
-        if (inTitle) { score += 3; }
-        if (inText) { score += 1; }
-        if (!inTitle && !inText) { all = false; }
-      });
-      if (title === query.toLowerCase()) { score += 10; }
-      if (score > 0) { scored.push({ score: score + (all ? 2 : 0), doc: doc }); }
-    });
-    scored.sort(function (a, b) { return b.score - a.score; });
-    return scored.slice(0, 10).map(function (s) {
-      return { title: s.doc.title, url: root + s.doc.path, kind: s.doc.kind, game: s.doc.game,
-               snippet: s.doc.text.slice(0, 140) };
-    });
+  // A static export searches its exported index with static/search.js, fetched once a box is typed in.
+  function staticSearch(query, game, done) {
+    if (window.rulingsSearch) { window.rulingsSearch.search(query, { game: game, limit: 10 }, done); return; }
+    var loader = el("script", { src: root + "static/search.js" });
+    loader.onload = function () { staticSearch(query, game, done); };
+    document.head.appendChild(loader);
   }
 
   // Text with the query's words in <mark> (marks: [start, end] pairs from the search API).
@@ -82,7 +66,10 @@
       if (query.length < 2) { render(list, []); return; }
       timer = setTimeout(function () {
         var mine = ++seq;
-        if (isStatic) { render(list, staticSearch(query, game)); return; }
+        if (isStatic) {
+          staticSearch(query, game, function (answer) { if (mine === seq) { render(list, answer.hits); } });
+          return;
+        }
         // Term names completing what is typed first, then ranked search results.
         var tail = "q=" + encodeURIComponent(query) + (game ? "&game=" + encodeURIComponent(game) : "");
         function get(url) {
@@ -125,24 +112,6 @@
         li.hidden = wanted && li.textContent.toLowerCase().indexOf(wanted) < 0;
       });
     });
-  }
-
-  // Static export: the search page answers from the bundled index.
-  var staticResults = $("#static-results");
-  if (isStatic && staticResults) {
-    var params = new URLSearchParams(location.search), q = params.get("q") || "";
-    if (q) {
-      if (box) { box.value = q; }
-      var ol = el("ol", { class: "hits" });
-      staticSearch(q, params.get("game") || "").forEach(function (hit) {
-        var li = el("li");
-        li.appendChild(el("a", { href: hit.url }, hit.title));
-        li.appendChild(el("p", {}, hit.snippet));
-        ol.appendChild(li);
-      });
-      staticResults.appendChild(el("h2", {}, "Results for \u201c" + q + "\u201d"));
-      staticResults.appendChild(ol);
-    }
   }
 
   // Game home: a jump to a collapsed group opens it; on a wide screen the glossary's letters start open.

@@ -5,6 +5,8 @@ Every test runs at both sizes: a 390×844 phone with touch, a 1280×900 desktop 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -194,3 +196,62 @@ def test_sentinels_heroes_villains_and_environments_have_their_own_index(reader,
     press(reader, heroes.get_by_role("link", name="Ra", exact=True))
     expect(reader.locator("h1")).to_have_text("Ra")
     expect(reader.locator("p.meta .badge").first).to_have_text("hero")
+
+
+def search_from_disk(page, site, query: str):
+    page.goto(f"{(site / 'search' / 'index.html').as_uri()}?{query}")
+    results = page.locator("#static-results")
+    expect(results.locator("ol.hits")).to_be_visible()
+    return results
+
+
+def test_the_exported_search_finds_a_sub_definition_from_disk(reader, exported_site):
+    results = search_from_disk(reader, exported_site, "q=stunned&game=marvel-champions")
+    expect(reader.locator("#q2")).to_have_value("stunned")  # the query and filters restored from the URL
+    expect(reader.locator("#game")).to_have_value("marvel-champions")
+    first = results.locator("li").first
+    expect(first.locator("a")).to_have_text("Stunned")
+    expect(first.locator("small")).to_have_text("subdefinition · Marvel Champions: The Card Game")
+    expect(first.locator("mark").first).to_have_text("stunned")
+    press(reader, first.locator("a"))
+    expect(reader).to_have_url(re.compile(r"/marvel-champions/terms/status-cards/index\.html#stunned$"))
+    paragraph = reader.locator('[id="stunned"]')
+    expect(paragraph).to_contain_text("A stunned status card prevents")
+    header = reader.locator("header.top").bounding_box()
+    assert paragraph.bounding_box()["y"] >= header["y"] + header["height"]  # lands below the sticky header
+
+
+def test_the_exported_search_corrects_a_misspelled_word_from_disk(reader, exported_site):
+    results = search_from_disk(reader, exported_site, "q=quickstirke")
+    expect(results.locator(".dym")).to_have_text("Showing results for quickstrike?")
+    expect(results.locator("li a").first).to_have_text("Quickstrike")
+    # a hit points at the paragraph holding the words, not only at its entry
+    results = search_from_disk(reader, exported_site, "q=facedown+boost+card+villainous&game=marvel-champions")
+    expect(results.locator("li a", has_text="Attack (Enemy Activation)")).to_have_attribute(
+        "href", "../marvel-champions/terms/enemy-attacks/index.html#p-if-a-villain-is"
+    )
+
+
+def test_the_exported_search_filters_by_kind_and_says_when_nothing_matches(reader, exported_site):
+    results = search_from_disk(reader, exported_site, "q=damage&kind=ruling")
+    expect(reader.locator("#kind")).to_have_value("ruling")
+    expect(results.locator("li").first).to_be_visible()
+    kinds = results.locator("li small").all_text_contents()
+    assert kinds and all(k.startswith("ruling · ") for k in kinds), kinds
+    results = search_from_disk(reader, exported_site, "q=zyxwvut")
+    expect(results.locator("li")).to_have_text("No matches.")
+    # the form answers again from disk, typed on the page (a phone's keyboard, a desktop's)
+    reader.fill("#q2", "<b>tough</b>")
+    reader.locator("#game").select_option("marvel-champions")
+    press(reader, reader.locator("form.filters").get_by_role("button", name="Search"))
+    expect(results.locator("li a").first).to_have_text("Tough")
+    expect(reader.locator("#q2")).to_have_value("<b>tough</b>")  # shown as typed, never as markup
+    expect(results.locator("b")).to_have_count(0)
+
+
+def test_only_searching_loads_a_games_index_in_the_export(reader, exported_site):
+    reader.goto((exported_site / "marvel-champions" / "terms" / "surge" / "index.html").as_uri())
+    assert reader.evaluate("typeof window.RULINGS_SHARDS") == "undefined"  # a page alone loads no index
+    reader.fill("#q", "quickstrike")
+    expect(reader.locator("#instant li a").first).to_contain_text("Quickstrike")
+    assert reader.evaluate("Object.keys(window.RULINGS_SHARDS)") == ["marvel-champions"]  # this game's only
