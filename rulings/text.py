@@ -102,16 +102,18 @@ _HEADING_MARK = re.compile(r"^\s*#+\s*")
 _BLANKS = re.compile(r"[ \t]+")
 
 
-def strip_markup(text: str) -> str:
+def strip_markup(text: str, keep_strong: bool = False) -> str:
     """Remove markdown emphasis/heading marks and OCR'd LaTeX from a line (each looked for only when
-    its mark is there: every line of every document passes here)."""
+    its mark is there: every line of every document passes here). ``keep_strong``: paired ``**`` stay."""
     if "$" in text:
         text = _LATEX.sub(r"\1", _LATEX_LETTER.sub(r"\1:", text))
     if "\\(" in text:
         text = _LATEX_EMPTY.sub("", text)
     if "<" in text:
         text = _UNDERLINE.sub("", text)
-    text = text.replace("**", "").replace("__", "")
+    if "**" in text and not (keep_strong and text.count("**") % 2 == 0):
+        text = text.replace("**", "")
+    text = text.replace("__", "")
     if "#" in text:
         text = _HEADING_MARK.sub("", text)
     return _BLANKS.sub(" ", text).strip()

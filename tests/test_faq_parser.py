@@ -55,7 +55,7 @@ def test_sources_errata_and_edition_notes(faq):
     assert len(ruling(doc, "Ammunition Cards").sources) == 2
     assert ruling(doc, "Immune Targets").sources == []
     chastise = ruling(doc, '"Chastise" Errata')
-    assert chastise.kind == "errata" and "PLAY NEXT TO A NON-HERO TARGET" in chastise.text
+    assert chastise.kind == "errata" and "PLAY NEXT TO A **NON-HERO** TARGET" in chastise.text  # its bold kept
     assert ruling(doc, "Enhanced Edition Updates", "Ra").kind == "note"
 
 

@@ -27,6 +27,7 @@ NEW_BLOCK = re.compile(
 )
 STEP_NUMBER = re.compile(r"^(?:\*\*)?\(?(\d{1,2})[.):](?:\*\*)?\s*(?!\d)(?:\*\*)?")
 MARKDOWN_ITEM = re.compile(r"^\d{1,2}[.)]\s+\S")  # "1. Forge a key." at the margin: a Markdown list item
+NUMBERED_LINE = re.compile(r"^\s*(?:\*\*)?(\d{1,2})[.)]\s+\S")
 
 
 @dataclass
@@ -39,10 +40,16 @@ class RawBlock:
     number: str | None = None  # step number of a numbered list item
     raw: str = ""  # first source line, untouched
     bold: bool = False  # the whole line was **bold**
+    marked: str = ""  # the text with its inline **strong** emphasis kept (for a text shown as written)
 
     @property
     def line(self) -> int:
         return self.lines[0]
+
+
+def _marked(line: str, text: str) -> str:
+    """A line's text with its **strong** emphasis kept (``text``, the stripped one, when it has none)."""
+    return strip_markup(line, keep_strong=True) if "**" in line else text
 
 
 def _join(a: str, b: str) -> str:
@@ -52,6 +59,12 @@ def _join(a: str, b: str) -> str:
 
 
 TERMINAL = re.compile(r"[.!?:;]['\"”’)]*$")
+
+
+def continues_numbering(first_line: str, line: str) -> bool:
+    """\"2. …\" under a block that began \"1. …\": the next item of a list numbered at the margin, not a wrap."""
+    this, before = NUMBERED_LINE.match(line), NUMBERED_LINE.match(first_line)
+    return bool(this and before and int(this.group(1)) == int(before.group(1)) + 1)
 
 
 def wrap_width(lines: list[str]) -> int | None:
@@ -98,9 +111,11 @@ def lex(lines: list[str], start: int = 1, width: int | None = None, markdown: bo
             indent = len(bullet.group(1).expandtabs(4))
             body = bullet.group(2)
             step = STEP_NUMBER.match(body.strip())
-            text = strip_markup(body[step.end() :] if step else body)
+            item = body[step.end() :] if step else body
+            text = strip_markup(item)
             depth = 1 if indent >= 2 and not INDENTED_STEP.match(line) else 0
             current = RawBlock("bullet", text, [number], depth=depth, number=step.group(1) if step else None, raw=line)
+            current.marked = _marked(item, text)
             blocks.append(current)
             continue
         text = strip_markup(line)
@@ -108,14 +123,21 @@ def lex(lines: list[str], start: int = 1, width: int | None = None, markdown: bo
             wrapped = len(prior) >= 0.7 * width or not TERMINAL.search(prior)
         else:
             wrapped = current is not None and current.kind == "para"
-        if current is not None and (line[:1].isspace() or wrapped) and not NEW_BLOCK.match(line):
+        if (
+            current is not None
+            and (line[:1].isspace() or wrapped)
+            and not NEW_BLOCK.match(line)
+            and not continues_numbering(current.raw, line)
+        ):
             current.text = _join(current.text, text)
+            current.marked = _join(current.marked, _marked(line, text))
             current.lines.append(number)
             continue
         stripped = line.strip()
         current = RawBlock(
             "para", text, [number], raw=line, bold=stripped.startswith("**") and stripped.rstrip().endswith("**")
         )
+        current.marked = _marked(line, text)
         blocks.append(current)
     return blocks
 

@@ -104,12 +104,14 @@ def _step_number(block: Block) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def to_block(raw: RawBlock) -> Block:
+def to_block(raw: RawBlock, emphasis: bool = False) -> Block:
+    """A lexed block as a text block; ``emphasis``: its inline **strong** words kept (a text shown as written)."""
+    text = raw.marked if emphasis and raw.marked and not raw.bold else raw.text
     if raw.kind == "bullet":
         if raw.number:
-            return Block(f"{raw.number}. {raw.text}", raw.line, "step", raw.depth)
-        return Block(raw.text, raw.line, "bullet", raw.depth)
-    return Block(raw.text, raw.line, "para")
+            return Block(f"{raw.number}. {text}", raw.line, "step", raw.depth)
+        return Block(text, raw.line, "bullet", raw.depth)
+    return Block(text, raw.line, "para")
 
 
 def mend_broken_blocks(blocks: list[Block]) -> list[Block]:

@@ -257,8 +257,9 @@ class _Walk:
         )
 
     def on_body(self, item: _Item, following) -> None:
-        blocks = [to_block(raw) for raw in item.raws]
         target = self.ruling or self.entry
+        # a ruling is shown as written, its bold words kept (an errata's **NON-HERO**)
+        blocks = [to_block(raw, emphasis=isinstance(target, Ruling)) for raw in item.raws]
         if target is None:
             for line in item.lines:
                 self.doc.furniture[line] = "text outside any section"
