@@ -182,7 +182,8 @@ def test_a_long_query_is_bounded_by_the_cost_model(searcher):
 
 def test_the_budget_keeps_the_most_telling_clauses(searcher, monkeypatch):
     whole = searcher.plan("enemy attack keeper lantern", game="lantern-keep")
-    cheapest = min(searcher.planner().df("body", w.stem) for w in whole.words)
+    with searcher.lend():
+        cheapest = min(searcher.planner().df("body", w.stem) for w in whole.words)
     monkeypatch.setattr(query_module, "BUDGET", cheapest + 1)
     tight = searcher.plan("enemy attack keeper lantern", game="lantern-keep")
     assert tight.dropped > 0 and tight.clauses and tight.cost <= query_module.BUDGET

@@ -16,7 +16,6 @@ import functools
 import json
 import math
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from ..text import name_key
 from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
+from .pool import SearcherPool
 from .query import Plan, Planner, common_limit
 from .schema import QUESTION_WORDS, word_analyzer
 from .storage import index_storage
@@ -58,6 +58,7 @@ KINDS = {
 }
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
 PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
+WARM_QUERIES = ("rules", "rules of play")  # what a new set of searchers answers before it serves
 OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
 
 
@@ -197,6 +198,17 @@ def _time_limited(collector):
     return collector if deadline.remaining() is None else TimeLimited(collector)
 
 
+def holding_searchers(method):
+    """The method runs holding a set of Whoosh searchers (``Searcher.lend``)."""
+
+    @functools.wraps(method)
+    def holding(self, *args, **kwargs):
+        with self.pool.lend():
+            return method(self, *args, **kwargs)
+
+    return holding
+
+
 class Searcher:
     """Searches one build's index; cheap to call, safe to share between threads."""
 
@@ -211,7 +223,7 @@ class Searcher:
         self.history = storage.open_index(HISTORY)
         self.analyzer = self.ix.schema["body"].analyzer
         self.word_analyzer = word_analyzer()
-        self._local = threading.local()
+        self.pool = SearcherPool({MAIN: self.ix, HISTORY: self.history})
         store = Store(build)
         self.completions = Completions(store)
         general = Synonyms(LEXICON.synonyms, self.words)
@@ -222,22 +234,35 @@ class Searcher:
             self.synonyms[None] = self.synonyms[None].merged(v)
         self.general_synonyms = general
 
-    def _thread_searcher(self, index):
-        """One Whoosh searcher per thread and index, opened on first use (searchers are not thread-safe)."""
-        opened = self._local.__dict__.setdefault("searchers", {})
-        if index.indexname not in opened:
-            opened[index.indexname] = index.searcher()
-        return opened[index.indexname]
+    def lend(self):
+        """Hold a set of opened Whoosh searchers for the block (``pool.py``); the public methods hold one
+        themselves, so this is for calling a step (``planner``) directly."""
+        return self.pool.lend()
+
+    def prepare(self, count: int) -> None:
+        """Open ``count`` sets of searchers and warm each (a server: one per thread, before it serves)."""
+        self.pool.prepare(count, self._warm_one)
+
+    def _warm_one(self) -> None:
+        for query in WARM_QUERIES:  # the term dictionaries' pages and the field lengths BM25 reads
+            self.search(query)
+        self.search(WARM_QUERIES[0], version="1")  # the history index's too
+
+    def _held(self, name: str):
+        searchers = self.pool.held()
+        if searchers is None:
+            raise RuntimeError("a Whoosh searcher is used outside Searcher.lend() (searchers are not thread-safe)")
+        return searchers[name]
 
     @property
     def current_searcher(self):
-        """This thread's searcher over the texts in force now."""
-        return self._thread_searcher(self.ix)
+        """The held searcher over the texts in force now."""
+        return self._held(self.ix.indexname)
 
     @property
     def history_searcher(self):
-        """This thread's searcher over superseded texts (only used to search a past version)."""
-        return self._thread_searcher(self.history)
+        """The held searcher over superseded texts (only used to search a past version)."""
+        return self._held(self.history.indexname)
 
     # -- analysis -------------------------------------------------------
     def tokens(self, text: str) -> list[str]:
@@ -247,16 +272,20 @@ class Searcher:
         return [t.text for t in self.word_analyzer(text)]
 
     def planner(self, game: str | None = None) -> Planner:
+        """A query planner over the held searcher's reader (call it within ``lend``)."""
         synonyms = self.synonyms.get(game, self.general_synonyms) if game else self.synonyms[None]
         return Planner(self.current_searcher.reader(), self.tokens, self.words, synonyms)
 
+    @holding_searchers
     def build_query(self, text: str, broad: bool = False, game: str | None = None) -> Q.Query | None:
         """The Whoosh query for ``text`` (see query.py)."""
         return self.plan(text, broad, game).query()
 
+    @holding_searchers
     def plan(self, text: str, broad: bool = False, game: str | None = None) -> Plan:
         return self.planner(game).plan(text, broad=broad, name_key=name_key(text.replace('"', " ")) or None)
 
+    @holding_searchers
     def correct(self, words: list[str]) -> tuple[list[str], bool]:
         """Replace words the index has never seen by a close word it has.
 
@@ -284,6 +313,7 @@ class Searcher:
         return [fixes.get(word.lower(), word) for word in words], bool(fixes)
 
     # -- search -----------------------------------------------------------
+    @holding_searchers
     def search(
         self,
         text: str,
@@ -328,6 +358,7 @@ class Searcher:
         if better and better_coverage >= max(0.5, coverage + 0.25):
             results.did_you_mean, results.corrected, results.hits = fixed, True, better
 
+    @holding_searchers
     def complete_last_word(self, text: str) -> str:
         """Search as you type: earlier words spelled right, the last one completed from the index's words."""
         words = text.split()

@@ -41,6 +41,7 @@ class SecureChannel(HTTPChannel):
 def create(app, options: ServerOptions):
     """A waitress server listening as ``options`` say (not yet running); one clear error if it cannot."""
     app.config["TIME_LIMIT"] = options.time_limit
+    app.config["SERVER_THREADS"] = options.threads  # a new build opens a set of searchers for each
     _provide_descriptors(options.connection_limit)
     try:
         server = create_server(

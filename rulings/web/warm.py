@@ -1,7 +1,7 @@
 """What the first requests to a new build would pay for, paid before it is swapped in (``state.Current``).
 
-Opening the index and loading what search needs (completion, vocabularies, each index's term
-dictionary), then asking the new build for the pages asked most recently of the build being served,
+Opening the index and what search needs (vocabularies; a set of Whoosh searchers for each server
+thread, each warmed by a few searches: term dictionaries, field lengths), then asking the new build for the pages asked most recently of the build being served,
 so they are answered from memory from the first request on.
 """
 
@@ -13,20 +13,19 @@ from urllib.parse import urlencode
 from flask import Flask
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from ..index.search import WARM_QUERIES
 from .cache import LOADED, Key
 from .state import Loaded, Warm
 
 HOT_PAGES = 100  # pages of the previous build asked again of the new one
 WARM_SECONDS = 2.0  # at most this long spent asking them (the swap waits for it)
-WARM_QUERIES = ("rules", "rules of play")
 
 
 def warmer(app: Flask) -> Warm:
     def warm(fresh: Loaded, previous: Loaded | None) -> None:
-        searcher = fresh.searcher  # opens both indexes, loads completion and each game's vocabulary
-        for query in WARM_QUERIES:
-            searcher.search(query)  # reads the term dictionaries and opens this thread's readers
-        searcher.search(WARM_QUERIES[0], version="1")  # ... of the history index too
+        searcher = fresh.searcher  # opens both indexes and each game's vocabulary
+        # a set of opened, warmed Whoosh searchers for each server thread (``index/pool.py``)
+        searcher.prepare(app.config.get("SERVER_THREADS", 1))
         searcher.complete(WARM_QUERIES[0][:2])
         deadline = time.monotonic() + WARM_SECONDS
         for key in previous.answers.hottest(HOT_PAGES) if previous is not None else []:
