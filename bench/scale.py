@@ -8,7 +8,10 @@ the new build answers, and eight concurrent first searches on the new build. Pri
 table (the one in the README). The scale corpus is linked into a temporary folder, never copied
 into the project.
 
-    python bench/scale.py [--sizes 3,100,500,1678]
+    python bench/scale.py [--sizes 3,100,500,1678] [--into DIR]
+
+``--into DIR`` keeps each size's corpus (links) and store in DIR (``DIR/store-1678``), to serve
+them afterwards (``rulings --corpus DIR/corpus-1678 --store DIR/store-1678 serve``).
 """
 
 from __future__ import annotations
@@ -226,11 +229,14 @@ def measure(size: int, root: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="3,100,500,1678")
+    parser.add_argument("--into", type=Path, help="keep the corpora and stores here (default: a temporary folder)")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="rulings-scale-") as tmp:
+        root = args.into or Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
         for size in (int(s) for s in args.sizes.split(",")):
-            row = measure(size, Path(tmp))
+            row = measure(size, root)
             rows.append(row)
             print(f"measured {size}: {row}", file=sys.stderr, flush=True)
     print(

@@ -533,6 +533,14 @@ class Store:
             out[table] = self.one(f"SELECT COUNT(*) FROM {table}")[0]
         return out
 
+    def revision_counts(self) -> dict[str, int]:
+        """Revisions per game (slug): how much indexing each game costs."""
+        rows = self.conn.execute(
+            "SELECT g.slug, COUNT(r.id) FROM games g JOIN terms t ON t.game_id = g.id "
+            "JOIN revisions r ON r.term_id = t.id GROUP BY g.slug"
+        )
+        return dict(rows.fetchall())
+
     def furniture_count(self, game: Game) -> int:
         return self.one(
             "SELECT COUNT(*) FROM furniture f JOIN documents d ON d.id = f.document_id WHERE d.game_id = ?", game.id

@@ -183,11 +183,11 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         kind=fields.ID(stored=True),  # term | subdefinition | section | ruling | passage
         subkind=fields.ID(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
         versions=fields.KEYWORD(stored=True, commas=True),
-        latest=fields.BOOLEAN(stored=True),
         title=fields.TEXT(analyzer=text, stored=True, field_boost=4.0),
-        names=fields.TEXT(analyzer=text, field_boost=3.0),
+        # Positions only where phrases are searched (title, body): they cost index size and writing time.
+        names=fields.TEXT(analyzer=text, field_boost=3.0, phrase=False),
         name_keys=fields.KEYWORD(stored=True, commas=True, lowercase=True),
-        context=fields.TEXT(analyzer=text, field_boost=1.5),
+        context=fields.TEXT(analyzer=text, field_boost=1.5, phrase=False),
         body=fields.TEXT(analyzer=text, stored=True, phrase=True),
         spell=fields.TEXT(analyzer=spelling_analyzer(), phrase=False),
         # Adjacent word pairs ("first_damag"): phrase proximity as a cheap term lookup.

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from whoosh import index as whoosh_index
+from whoosh.writing import SegmentWriter
 
 from ..graph.store import Game, Store, TermRow
 from ..markup import plain_text
@@ -17,7 +20,8 @@ from .schema import schema
 
 OPENING_WORDS = 80
 INDEXED_KINDS = ("entry", "keyword", "section", "rule")  # numbered rules too (Magic's 702.19 Trample)
-PARALLEL_ABOVE = 5000  # documents; below this one process writes one optimised segment faster
+PARALLEL_ABOVE = 5000  # revisions; below this one process writes one optimised segment faster
+LIMIT_MB = 256  # memory for one writer's postings before it sorts them out to disk
 
 
 def writer_procs(store: Store) -> int:
@@ -185,7 +189,7 @@ def _add(main, history, store: Store, only: list[str] | None = None) -> int:
         if doc["kind"] != "passage":
             doc["spell"] = f"{doc['title']} {doc['names']} {doc['context']} {opening}"
         doc["pairs"] = f"{doc.get('title', '')}\n{opening}"
-        (main if doc["latest"] else history).add_document(**doc)
+        (main if doc.pop("latest") else history).add_document(**doc)
         count += 1
     return count
 
@@ -196,18 +200,71 @@ def keep_words_key(store: Store) -> str:
 
 
 def write_index(store: Store, index_dir: Path) -> int:
-    """Two indexes in one folder: MAIN (every text in force now) and HISTORY (superseded texts)."""
+    """Two indexes in one folder: MAIN (every text in force now) and HISTORY (superseded texts).
+
+    A small corpus is written by one process into one segment per index. A large one is cut into
+    runs of whole games, one per core, each written start to finish (documents read from the graph,
+    analysed, postings sorted) by a process of its own into segments of its own, which then make up
+    the indexes in game order: documents are numbered as one process would number them.
+    """
     index_dir.mkdir(parents=True, exist_ok=True)
     fields = schema(keep_words(store))
-    main = whoosh_index.create_in(str(index_dir), fields, indexname=MAIN)
-    history = whoosh_index.create_in(str(index_dir), fields, indexname=HISTORY)
-    procs = writer_procs(store)
-    main_writer = main.writer(limitmb=256, procs=procs, multisegment=procs > 1)
-    history_writer = history.writer(limitmb=64)
-    count = _add(main_writer, history_writer, store)
-    main_writer.commit(optimize=procs == 1)
-    history_writer.commit(optimize=True)
-    return count
+    indexes = [whoosh_index.create_in(str(index_dir), fields, indexname=name) for name in (MAIN, HISTORY)]
+    runs = game_runs(store, writer_procs(store))
+    if len(runs) == 1:
+        main_writer, history_writer = (ix.writer(limitmb=LIMIT_MB) for ix in indexes)
+        count = _add(main_writer, history_writer, store)
+        main_writer.commit(optimize=True)
+        history_writer.commit(optimize=True)
+        return count
+    with ProcessPoolExecutor(len(runs), mp_context=multiprocessing.get_context("fork")) as pool:
+        written = list(pool.map(_write_run, [store.build] * len(runs), [index_dir] * len(runs), runs))
+    for position, ix in enumerate(indexes):
+        _publish_segments(ix, [segments[position] for _, segments in written if segments[position] is not None])
+    return sum(count for count, _ in written)
+
+
+def game_runs(store: Store, procs: int) -> list[list[str]]:
+    """Games in the order they were written, cut into at most ``procs`` runs of about equal size (revisions)."""
+    games = sorted(store.games(), key=lambda g: g.id)
+    if procs <= 1 or len(games) < 2:
+        return [[g.slug for g in games]]
+    sizes = store.revision_counts()
+    total = sum(sizes.get(g.slug, 0) for g in games) or 1
+    runs: list[list[str]] = [[]]
+    done = 0
+    for game in games:
+        if done >= total * len(runs) / procs and runs[-1]:
+            runs.append([])
+        runs[-1].append(game.slug)
+        done += sizes.get(game.slug, 0)
+    return runs
+
+
+def _write_run(build: Path, index_dir: Path, games: list[str]) -> tuple[int, list]:
+    """In a process of its own: index ``games`` into a new segment of each index (None: no documents)."""
+    store = Store(build)
+    writers = [
+        SegmentWriter(whoosh_index.open_dir(str(index_dir), indexname=name), _lk=False, limitmb=LIMIT_MB)
+        for name in (MAIN, HISTORY)
+    ]
+    count = _add(*writers, store, games)
+    segments = []
+    for writer in writers:  # as Whoosh's own parallel writer (multiproc.MpWriter) finishes its sub-writers
+        if writer.doc_count():
+            segments.append(writer._finalize_segment())
+        else:  # not cancel(): it would empty the temporary folder the other processes write in too
+            writer._close_segment()
+            segments.append(None)
+    return count, segments
+
+
+def _publish_segments(ix, segments: list) -> None:
+    """Make segments written by other processes the whole content of the index (one new generation)."""
+    writer = SegmentWriter(ix)  # takes the index's lock
+    writer._close_segment()
+    writer._commit_toc(segments)
+    writer._finish()
 
 
 def update_index(store: Store, index_dir: Path, drop: list[str], add: list[str]) -> int:
