@@ -1,8 +1,9 @@
 """What the first requests to a new build would pay for, paid before it is swapped in (``state.Current``).
 
 Opening the index and what search needs (vocabularies; a set of Whoosh searchers for each server
-thread, each warmed by a few searches: term dictionaries, field lengths), then asking the new build for the pages asked most recently of the build being served,
-so they are answered from memory from the first request on.
+thread, each warmed by a few searches: term dictionaries, field lengths), then asking the new build
+for the pages asked most recently of the build being served, so they are answered from memory from
+the first request on.
 """
 
 from __future__ import annotations
