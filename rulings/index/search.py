@@ -20,11 +20,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from whoosh import collectors
 from whoosh import query as Q
-from whoosh.searching import TimeLimit
 
-from .. import deadline
 from ..graph.store import Store
 from ..text import name_key
 from ..urls import urls
@@ -34,6 +31,7 @@ from .pool import SearcherPool
 from .query import Plan, Planner, common_limit
 from .schema import QUESTION_WORDS, word_analyzer
 from .storage import index_storage
+from .topdocs import FilterSets, top_documents
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
@@ -175,29 +173,6 @@ class _Group:
     rank: int = 1 << 30
 
 
-class TimeLimited(collectors.WrappingCollector):
-    """Stops a search once the request's time limit (``rulings.deadline``) has passed.
-
-    Whoosh's own TimeLimitCollector starts a timer thread for every search (a few hundred
-    microseconds each here) or needs SIGALRM, which only the main thread may use; this looks at
-    the clock every ``CHECK_EVERY`` matches instead (block-quality skipping is the child's and stays).
-    """
-
-    CHECK_EVERY = 256
-
-    def collect_matches(self):
-        if deadline.expired():
-            raise TimeLimit
-        for number, sub_docnum in enumerate(self.child.matches(), 1):
-            if number % self.CHECK_EVERY == 0 and deadline.expired():
-                raise TimeLimit
-            self.child.collect(sub_docnum)
-
-
-def _time_limited(collector):
-    return collector if deadline.remaining() is None else TimeLimited(collector)
-
-
 def holding_searchers(method):
     """The method runs holding a set of Whoosh searchers (``Searcher.lend``)."""
 
@@ -224,6 +199,7 @@ class Searcher:
         self.analyzer = self.ix.schema["body"].analyzer
         self.word_analyzer = word_analyzer()
         self.pool = SearcherPool({MAIN: self.ix, HISTORY: self.history})
+        self.filter_sets = FilterSets()  # the documents of each game, kind, version searched
         store = Store(build)
         self.completions = Completions(store)
         general = Synonyms(LEXICON.synonyms, self.words)
@@ -419,14 +395,13 @@ class Searcher:
     ) -> tuple[list[Hit], float]:
         """The hits for ``text`` and how much of the query the best one covers (0..1)."""
         plan = self.plan(text, broad=filters is None, game=game)
-        query = plan.query()
-        if query is None:
+        if not plan.clauses:
             return [], 0.0
         wanted, unseen = self.required_words(plan)
         size = min(max(limit * 3, CANDIDATES), 300)
-        found = self._candidates(self.current_searcher, query, filters, size)
+        found = self._candidates(self.current_searcher, self.ix.indexname, plan, filters, size)
         if version:  # a past version's texts live in the history index too
-            found += self._candidates(self.history_searcher, query, filters, size)
+            found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, size)
         groups = self._groups(found, wanted, text)
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
         pattern = self._highlighter(text, plan)
@@ -468,12 +443,12 @@ class Searcher:
 
     def _groups(self, found: list[tuple], wanted: dict, text: str) -> dict[str, _Group]:
         presence = {}
-        for searcher in {id(f[0]): f[0] for f in found}.values():
-            docnums = [hit.docnum for s, hit, _ in found if s is searcher]
-            presence[id(searcher)] = self._presence(searcher, docnums, wanted)
+        for searcher, matched in {id(f[0]): (f[0], f[3]) for f in found}.values():
+            docnums = [hit.docnum for s, hit, _, _ in found if s is searcher]
+            presence[id(searcher)] = self._presence(searcher, docnums, wanted, matched)
         groups: dict[str, _Group] = {}
-        for searcher, hit, top in found:
-            fields = hit.fields()
+        for searcher, hit, top, _ in found:
+            fields = hit.fields
             key = fields.get("parent") or fields["id"]
             group = groups.setdefault(key, _Group())
             group.rank = min(group.rank, hit.rank)
@@ -540,39 +515,42 @@ class Searcher:
     def _name_tokens(self, key: str) -> frozenset[str]:
         return frozenset(self.tokens(key))
 
-    @staticmethod
-    def _candidates(searcher, query: Q.Query, filters: Q.Query | None, size: int) -> list[tuple]:
-        """Top documents by BM25F, as (searcher, hit, top score) for the re-ranking.
-
-        A filter (game, kind, version) is intersected with the query so only that part of
-        the index is scored; with no filter, block-max skipping prunes the big postings.
-        """
-        if filters is None:
-            collector = collectors.TopCollector(size, usequality=True)
-            searcher.search_with_collector(query, _time_limited(collector))
-        else:
-            collector = collectors.TopCollector(size, usequality=False, replace=0)
-            searcher.search_with_collector(Q.Require(query, filters), _time_limited(collector))
-        results = collector.results()
-        # Not list(results): its len() would run the whole query again just to count matches.
-        hits = [results[i] for i in range(results.scored_length())]
+    def _candidates(self, searcher, name: str, plan: Plan, filters: Q.Query | None, size: int) -> list[tuple]:
+        """Top documents by BM25F (topdocs.py), as (searcher, found, top score) for the re-ranking."""
+        allowed = None if filters is None else self.filter_sets.get(searcher, name, filters)
+        top = top_documents(searcher, plan.clauses, size, allowed)
+        hits = top.found
         # Passages are scored against the best passage, entries against the best entry: a name
         # matched in a title must not make the sentence that answers look weak.
-        passage = {h.docnum: h.fields()["kind"] == "passage" for h in hits}
+        passage = {h.docnum: h.fields["kind"] == "passage" for h in hits}
         tops = {
             kind: max((h.score for h in hits if passage[h.docnum] == kind), default=1.0) or 1.0
             for kind in (True, False)
         }
-        return [(searcher, hit, tops[passage[hit.docnum]]) for hit in hits]
+        return [(searcher, hit, tops[passage[hit.docnum]], top.matched) for hit in hits]
 
-    def _presence(self, searcher, docnums: list[int], wanted: dict) -> dict[int, dict[str, float]]:
-        """Which query words each candidate contains (any form, any searched field), by skipping along postings."""
+    def _presence(self, searcher, docnums: list[int], wanted: dict, matched: dict) -> dict[int, dict[str, float]]:
+        """Which query words each candidate contains (any form, any searched field).
+
+        ``matched``: the documents of each (field, word) the search walked already; the others by
+        skipping along their postings.
+        """
         reader = searcher.reader()
         docs = sorted(set(docnums))
         present: dict[int, dict[str, float]] = {}
+
+        def mark(docnum: int, word: str, credit: float) -> None:
+            found = present.setdefault(docnum, {})
+            found[word] = max(credit, found.get(word, 0.0))
+
         for word, (forms, _) in wanted.items():
             for form, credit in forms.items():
                 for fieldname in PRESENCE_FIELDS:
+                    walked = matched.get((fieldname, form))
+                    if walked is not None:
+                        for docnum in walked.intersection(docs):
+                            mark(docnum, word, credit)
+                        continue
                     if reader.doc_frequency(fieldname, form) == 0:
                         continue
                     postings = reader.postings(fieldname, form)
@@ -582,8 +560,7 @@ class Searcher:
                         if postings.id() < docnum:
                             postings.skip_to(docnum)
                         if postings.is_active() and postings.id() == docnum:
-                            found = present.setdefault(docnum, {})
-                            found[word] = max(credit, found.get(word, 0.0))
+                            mark(docnum, word, credit)
         return present
 
     def _highlighter(self, text: str, plan: Plan) -> re.Pattern | None:

@@ -1,0 +1,120 @@
+"""The top documents for a query plan's clauses, scored term at a time.
+
+Whoosh's ``Or`` walks a tree of union matchers document at a time: several Python calls per
+document per level of the tree, for the twenty to fifty clauses a typed question becomes, and
+that was most of a search's time. Here each clause's postings are walked once and their BM25F
+scores (Whoosh's own scorers, boosts included) summed per document, then the best taken with a
+heap: the same scores, a fraction of the calls. The cost model (query.py) already counts a
+clause's postings as what it costs. A filter (game, kind, version) is the set of documents it
+matches, worked out once per index (builds never change); a clause with more postings than the
+filter has documents is walked by skipping to each of them instead.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from whoosh import query as Q
+from whoosh.searching import TimeLimit
+
+from .. import deadline
+
+CHECK_EVERY = 512  # postings walked between two looks at the request's time limit
+FILTERS_KEPT = 256  # filters' document sets remembered per index
+
+
+@dataclass
+class Found:
+    """One scored document: its number in the index, its score, its rank among those found, its stored fields."""
+
+    docnum: int
+    score: float
+    rank: int
+    fields: dict
+
+
+class FilterSets:
+    """The documents each filter matches, per index, remembered (the most recently used ``FILTERS_KEPT``)."""
+
+    def __init__(self):
+        self._sets: OrderedDict[tuple[str, str], tuple[list[int], frozenset[int]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, searcher, name: str, filters: Q.Query) -> tuple[list[int], frozenset[int]]:
+        key = (name, repr(filters))
+        with self._lock:
+            found = self._sets.get(key)
+            if found is not None:
+                self._sets.move_to_end(key)
+                return found
+        docs = sorted(searcher.docs_for_query(filters))
+        found = (docs, frozenset(docs))
+        with self._lock:
+            self._sets[key] = found
+            while len(self._sets) > FILTERS_KEPT:
+                self._sets.popitem(last=False)
+        return found
+
+
+@dataclass
+class TopDocuments:
+    found: list[Found]
+    # (field, word) -> the documents its clause matched: which query words a candidate contains, known
+    # without walking those postings again
+    matched: dict[tuple[str, str], set[int]]
+
+
+def top_documents(searcher, clauses: list[Q.Query], size: int, allowed=None) -> TopDocuments:
+    """The ``size`` best documents for the sum of ``clauses``' scores (only ``allowed``: sorted list and set)."""
+    if deadline.expired():
+        raise TimeLimit
+    context = searcher.context()
+    scores: dict[int, float] = {}
+    matched: dict[tuple[str, str], set[int]] = {}
+    walked = 0
+    for clause in clauses:
+        matcher = clause.matcher(searcher, context)
+        docs: list[int] = []
+        if allowed is not None and _skipping_pays(clause, searcher, allowed[0]):
+            walked = _walk_allowed(matcher, allowed[0], scores, docs, walked)
+        else:
+            keep = allowed[1] if allowed is not None else None
+            while matcher.is_active():
+                docnum = matcher.id()
+                if keep is None or docnum in keep:
+                    scores[docnum] = scores.get(docnum, 0.0) + matcher.score()
+                    docs.append(docnum)
+                walked += 1
+                if walked % CHECK_EVERY == 0 and deadline.expired():
+                    raise TimeLimit
+                matcher.next()
+        if isinstance(clause, Q.Term):
+            matched.setdefault((clause.fieldname, clause.text), set()).update(docs)
+    best = heapq.nsmallest(size, scores.items(), key=lambda item: (-item[1], item[0]))
+    found = [Found(docnum, score, rank, searcher.stored_fields(docnum)) for rank, (docnum, score) in enumerate(best)]
+    return TopDocuments(found, matched)
+
+
+def _skipping_pays(clause: Q.Query, searcher, allowed: list[int]) -> bool:
+    """Skip from allowed document to allowed document when there are far fewer of them than postings."""
+    return len(allowed) * 4 < clause.estimate_size(searcher.reader())
+
+
+def _walk_allowed(matcher, allowed: list[int], scores: dict[int, float], docs: list[int], walked: int) -> int:
+    for docnum in allowed:
+        if not matcher.is_active():
+            break
+        if matcher.id() < docnum:
+            matcher.skip_to(docnum)
+            if not matcher.is_active():
+                break
+        if matcher.id() == docnum:
+            scores[docnum] = scores.get(docnum, 0.0) + matcher.score()
+            docs.append(docnum)
+        walked += 1
+        if walked % CHECK_EVERY == 0 and deadline.expired():
+            raise TimeLimit
+    return walked
