@@ -39,9 +39,15 @@ def common_limit(doc_count: int) -> float:
     return max(COMMON * doc_count, COMMON_FLOOR)
 
 
+def fields_of(form: str, words: tuple[str, ...] = ("title", "names", "body")) -> tuple[str, ...]:
+    """Where a form is indexed: a word in ``words``, a pair of words ("hit_point") in the pairs field."""
+    return ("pairs",) if "_" in form else words
+
+
 QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
 SYNONYM_WEIGHT = 0.45
 FAMILY_WEIGHT = 0.35
+STAND_IN_WEIGHT = 0.9  # an alternative of a word the index does not have ("sac", "sick"): it stands in for it
 PAIR_WEIGHT = 1.5
 PHRASE_WEIGHT = 2.0
 
@@ -97,7 +103,7 @@ class Planner:
         return self.reader.doc_frequency(fieldname, term)
 
     def known(self, term: str) -> bool:
-        return any(self.df(f, term) for f in ("title", "names", "body"))
+        return any(self.df(f, term) for f in fields_of(term))
 
     # -- understanding --------------------------------------------------
     def understand(self, text: str) -> tuple[list[Word], list[str], list[list[str]]]:
@@ -137,7 +143,7 @@ class Planner:
         budget = MAX_ALTERNATIVES
         for key, phrase in self.synonyms.expand(every):
             targets = [words[k] for k in key if k in words] or [w for w in words.values() if w.weight >= 1.0][:1]
-            for stem in self.tokens(phrase):
+            for stem in self.phrase_forms(phrase):
                 if budget and targets and stem not in words and self.known(stem):
                     target = targets[-1]
                     if stem not in target.alternatives:
@@ -148,6 +154,19 @@ class Planner:
                 if budget and stem not in words and stem not in word.alternatives:
                     word.alternatives[stem] = FAMILY_WEIGHT * word.weight
                     budget -= 1
+        for word in words.values():
+            # No text has the word itself, so its alternatives cannot outrank it: they stand in for it.
+            if word.alternatives and not self.known(word.stem):
+                word.alternatives = {s: STAND_IN_WEIGHT * word.weight for s in word.alternatives}
+
+    def phrase_forms(self, phrase: str) -> list[str]:
+        """How a rules phrase is searched: a word as itself, words side by side as their pairs ("hit_point").
+
+        "put into play" is not "put", "into" and "play" apart: each would match texts about
+        something else.
+        """
+        stems = self.tokens(phrase)
+        return stems if len(stems) < 2 else [f"{a}_{b}" for a, b in pairwise(stems)]
 
     def family(self, stem: str) -> list[str]:
         """Indexed words sharing ``stem``'s Porter2 stem ("alteration" for "alter"), most frequent first."""
@@ -194,7 +213,7 @@ class Planner:
             for fieldname in self.FIELDS if word.stem not in common else ("title", "names"):
                 offer(0 if fieldname in ("title", "names") else 1, fieldname, word.stem, word.weight)
             for stem, weight in word.alternatives.items():
-                for fieldname in self.ALTERNATIVE_FIELDS:
+                for fieldname in fields_of(stem, self.ALTERNATIVE_FIELDS):
                     offer(2, fieldname, stem, weight)
         for pair in pairs:
             offer(1, "pairs", pair, PAIR_WEIGHT)

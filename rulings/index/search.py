@@ -28,7 +28,7 @@ from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
 from .pool import SearcherPool
-from .query import Plan, Planner, common_limit
+from .query import Plan, Planner, common_limit, fields_of
 from .schema import QUESTION_WORDS, word_analyzer
 from .storage import index_storage
 from .topdocs import FilterSets, top_documents
@@ -423,7 +423,7 @@ class Searcher:
         total = max(reader.doc_count(), 1)
         wanted, unseen = {}, 0.0
         for word in plan.telling:
-            df = max(reader.doc_frequency(f, form) for f in ("title", "body") for form in word.forms)
+            df = max(reader.doc_frequency(f, form) for form in word.forms for f in fields_of(form, ("title", "body")))
             if df == 0:
                 unseen += math.log(1 + total)
             elif df <= common_limit(total):
@@ -545,7 +545,7 @@ class Searcher:
 
         for word, (forms, _) in wanted.items():
             for form, credit in forms.items():
-                for fieldname in PRESENCE_FIELDS:
+                for fieldname in fields_of(form, PRESENCE_FIELDS):
                     walked = matched.get((fieldname, form))
                     if walked is not None:
                         for docnum in walked.intersection(docs):
