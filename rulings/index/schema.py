@@ -198,7 +198,7 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         aliases=fields.STORED,
         version=fields.STORED,
         # A passage (a block of an entry's text) names its entry; anchor and number point inside it.
-        parent=fields.STORED,
+        parent=fields.ID(stored=True),  # indexed: an entry's passages are found by it
         anchor=fields.STORED,
         number=fields.STORED,
     )

@@ -39,6 +39,7 @@ COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
 CANDIDATES = 40  # documents re-ranked (more when more hits are asked for, at most 300)
 PRESENCE_FIELDS = ("title", "names", "body")  # where a query word counts as present
 COVERAGE_FLOOR = 0.1  # what a text covering none of the telling words keeps of its score
+COVERAGE_POWER = 2  # how steeply a text loses score for the share of the question it misses
 KINDS = {
     "term": "term",
     "terms": "term",
@@ -171,6 +172,8 @@ class _Group:
     passage_score: float = 0.0
     present: dict = field(default_factory=dict)  # query word -> credit (1: the word itself, less: an alternative)
     rank: int = 1 << 30
+    named: bool = False  # the query names the entry: the hit shows its top
+    source: tuple | None = None  # (searcher, its top documents, its best passage's score) the entry came from
 
 
 def holding_searchers(method):
@@ -404,6 +407,7 @@ class Searcher:
             found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, size)
         groups = self._groups(found, wanted, text)
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
+        self._point_at_answers(ranked, wanted)
         pattern = self._highlighter(text, plan)
         hits = [self._hit(group, pattern, version) for group in ranked]
         seen = sum(weight for _, weight in wanted.values())
@@ -439,15 +443,16 @@ class Searcher:
     @staticmethod
     def coverage_factor(coverage: float) -> float:
         """What a text keeps of its score for covering this share of the question (little when it covers little)."""
-        return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**2
+        return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
 
     def _groups(self, found: list[tuple], wanted: dict, text: str) -> dict[str, _Group]:
         presence = {}
-        for searcher, matched in {id(f[0]): (f[0], f[3]) for f in found}.values():
+        for searcher, walked in {id(f[0]): (f[0], f[3]) for f in found}.values():
             docnums = [hit.docnum for s, hit, _, _ in found if s is searcher]
-            presence[id(searcher)] = self._presence(searcher, docnums, wanted, matched)
+            presence[id(searcher)] = self._presence(searcher, docnums, wanted, walked.matched)
+        passage_tops = {id(f[0]): f[2] for f in found if f[1].fields["kind"] == "passage"}
         groups: dict[str, _Group] = {}
-        for searcher, hit, top, _ in found:
+        for searcher, hit, top, walked in found:
             fields = hit.fields
             key = fields.get("parent") or fields["id"]
             group = groups.setdefault(key, _Group())
@@ -459,10 +464,11 @@ class Searcher:
             prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
             score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
             answers = score * self.coverage_factor(self.coverage(found, wanted))
-            if passage and answers > group.passage_score:  # within an entry, the passage that answers best
+            if passage and (group.best_fields is None or answers > group.passage_score):  # the best passage
                 group.passage_score, group.best_fields = answers, fields
             elif not passage:
                 group.entry_fields = fields
+                group.source = (searcher, walked, passage_tops.get(id(searcher), 1.0))
             group.best = max(group.best, score)
         for group in groups.values():
             coverage = self.coverage(group.present, wanted)
@@ -470,9 +476,44 @@ class Searcher:
             # A name inside the query counts as much as the rest of the query agrees with the entry.
             bonus = self._name_bonus(fields, text, set(wanted)) * coverage
             group.best = group.best * self.coverage_factor(coverage) + bonus
-            if group.best_fields is None or (bonus >= 2.0 and group.entry_fields is not None):
+            group.named = bonus >= 2.0 and group.entry_fields is not None
+            if group.best_fields is None or group.named:
                 group.best_fields = group.entry_fields  # no passage, or the entry named: its top
         return groups
+
+    def _point_at_answers(self, ranked: list[_Group], wanted: dict) -> None:
+        """Each hit at the passage of its entry that answers best, also one that was not among the candidates.
+
+        A long entry (a numbered rule and its subrules) is often found by its whole text while
+        the subrule that answers scores below the candidates cut: its passages are looked at
+        here, scored as in ``_groups``, so the hit lands on the sentence that answers.
+        """
+        for group in ranked:
+            if group.named or group.source is None:
+                continue
+            searcher, walked, passage_top = group.source
+            reader = searcher.reader()
+            key = group.entry_fields["id"]
+            if not reader.doc_frequency("parent", key):
+                continue
+            docnums = [d for d in reader.postings("parent", key).all_ids() if d in walked.scores]
+            if not docnums:
+                continue
+            present = self._presence(searcher, docnums, wanted, walked.matched)
+            subkind = group.entry_fields["kind"]
+            prior = KIND_PRIOR.get(subkind, 0.5) * PASSAGE_PRIOR
+            answers, docnum = max(
+                (
+                    walked.scores[d]
+                    / passage_top
+                    * prior
+                    * self.coverage_factor(self.coverage(present.get(d, {}), wanted)),
+                    -d,
+                )
+                for d in docnums
+            )
+            if answers > group.passage_score:
+                group.passage_score, group.best_fields = answers, searcher.stored_fields(-docnum)
 
     def _hit(self, group: _Group, pattern, version: str | None) -> Hit:
         shown = group.best_fields
@@ -527,7 +568,7 @@ class Searcher:
             kind: max((h.score for h in hits if passage[h.docnum] == kind), default=1.0) or 1.0
             for kind in (True, False)
         }
-        return [(searcher, hit, tops[passage[hit.docnum]], top.matched) for hit in hits]
+        return [(searcher, hit, tops[passage[hit.docnum]], top) for hit in hits]
 
     def _presence(self, searcher, docnums: list[int], wanted: dict, matched: dict) -> dict[int, dict[str, float]]:
         """Which query words each candidate contains (any form, any searched field).

@@ -62,6 +62,7 @@ class FilterSets:
 @dataclass
 class TopDocuments:
     found: list[Found]
+    scores: dict[int, float]  # every document any clause matched
     # (field, word) -> the documents its clause matched: which query words a candidate contains, known
     # without walking those postings again
     matched: dict[tuple[str, str], set[int]]
@@ -95,7 +96,7 @@ def top_documents(searcher, clauses: list[Q.Query], size: int, allowed=None) -> 
             matched.setdefault((clause.fieldname, clause.text), set()).update(docs)
     best = heapq.nsmallest(size, scores.items(), key=lambda item: (-item[1], item[0]))
     found = [Found(docnum, score, rank, searcher.stored_fields(docnum)) for rank, (docnum, score) in enumerate(best)]
-    return TopDocuments(found, matched)
+    return TopDocuments(found, scores, matched)
 
 
 def _skipping_pays(clause: Q.Query, searcher, allowed: list[int]) -> bool:
