@@ -30,8 +30,9 @@ from .lexicon import LEXICON, Synonyms
 from .pool import SearcherPool
 from .query import Plan, Planner, common_limit, fields_of
 from .schema import QUESTION_WORDS, word_analyzer
+from .spelling import SpellingWords
 from .storage import index_storage
-from .topdocs import FilterSets, top_documents
+from .topdocs import FilterSets, TermScores, TopDocuments, top_documents
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
@@ -203,6 +204,8 @@ class Searcher:
         self.word_analyzer = word_analyzer()
         self.pool = SearcherPool({MAIN: self.ix, HISTORY: self.history})
         self.filter_sets = FilterSets()  # the documents of each game, kind, version searched
+        self.term_scores = TermScores()  # each word's documents and scores, once decoded
+        self._spelling: SpellingWords | None = None
         store = Store(build)
         self.completions = Completions(store)
         general = Synonyms(LEXICON.synonyms, self.words)
@@ -284,12 +287,18 @@ class Searcher:
             allowed = 2 if len(lower) >= 8 else 1
             candidates = [
                 (edits(lower, c), -reader.doc_frequency("spell", c), c)
-                for c in reader.terms_within("spell", lower, 2, prefix=1)
+                for c in self.spelling().within(lower, 2, prefix=1)
             ]
             close = [c for c in candidates if c[0] <= allowed]
             if close:
                 fixes[lower] = min(close)[2]
         return [fixes.get(word.lower(), word) for word in words], bool(fixes)
+
+    def spelling(self) -> SpellingWords:
+        """The index's spellings in memory (read on the first correction; builds never change)."""
+        if self._spelling is None:
+            self._spelling = SpellingWords(self.current_searcher.reader())
+        return self._spelling
 
     # -- search -----------------------------------------------------------
     @holding_searchers
@@ -449,7 +458,7 @@ class Searcher:
         presence = {}
         for searcher, walked in {id(f[0]): (f[0], f[3]) for f in found}.values():
             docnums = [hit.docnum for s, hit, _, _ in found if s is searcher]
-            presence[id(searcher)] = self._presence(searcher, docnums, wanted, walked.matched)
+            presence[id(searcher)] = self._presence(searcher, docnums, wanted, walked)
         passage_tops = {id(f[0]): f[2] for f in found if f[1].fields["kind"] == "passage"}
         groups: dict[str, _Group] = {}
         for searcher, hit, top, walked in found:
@@ -499,7 +508,7 @@ class Searcher:
             docnums = [d for d in reader.postings("parent", key).all_ids() if d in walked.scores]
             if not docnums:
                 continue
-            present = self._presence(searcher, docnums, wanted, walked.matched)
+            present = self._presence(searcher, docnums, wanted, walked)
             subkind = group.entry_fields["kind"]
             prior = KIND_PRIOR.get(subkind, 0.5) * PASSAGE_PRIOR
             answers, docnum = max(
@@ -559,7 +568,7 @@ class Searcher:
     def _candidates(self, searcher, name: str, plan: Plan, filters: Q.Query | None, size: int) -> list[tuple]:
         """Top documents by BM25F (topdocs.py), as (searcher, found, top score) for the re-ranking."""
         allowed = None if filters is None else self.filter_sets.get(searcher, name, filters)
-        top = top_documents(searcher, plan.clauses, size, allowed)
+        top = top_documents(searcher, name, self.term_scores, plan.clauses, size, allowed)
         hits = top.found
         # Passages are scored against the best passage, entries against the best entry: a name
         # matched in a title must not make the sentence that answers look weak.
@@ -570,38 +579,28 @@ class Searcher:
         }
         return [(searcher, hit, tops[passage[hit.docnum]], top) for hit in hits]
 
-    def _presence(self, searcher, docnums: list[int], wanted: dict, matched: dict) -> dict[int, dict[str, float]]:
+    def _presence(self, searcher, docnums: list[int], wanted: dict, walked: TopDocuments) -> dict[int, dict]:
         """Which query words each candidate contains (any form, any searched field).
 
-        ``matched``: the documents of each (field, word) the search walked already; the others by
-        skipping along their postings.
+        The documents of each (field, word) the search walked are known already (``walked``); the
+        others come from the kept term postings (topdocs.TermScores).
         """
         reader = searcher.reader()
         docs = sorted(set(docnums))
         present: dict[int, dict[str, float]] = {}
-
-        def mark(docnum: int, word: str, credit: float) -> None:
-            found = present.setdefault(docnum, {})
-            found[word] = max(credit, found.get(word, 0.0))
-
         for word, (forms, _) in wanted.items():
             for form, credit in forms.items():
                 for fieldname in fields_of(form, PRESENCE_FIELDS):
-                    walked = matched.get((fieldname, form))
-                    if walked is not None:
-                        for docnum in walked.intersection(docs):
-                            mark(docnum, word, credit)
+                    matched = walked.matched.get((fieldname, form))
+                    if matched is not None:
+                        found = matched.intersection(docs)
+                    elif reader.doc_frequency(fieldname, form):
+                        found = self.term_scores.contains(searcher, walked.name, fieldname, form, docs)
+                    else:
                         continue
-                    if reader.doc_frequency(fieldname, form) == 0:
-                        continue
-                    postings = reader.postings(fieldname, form)
-                    for docnum in docs:
-                        if not postings.is_active():
-                            break
-                        if postings.id() < docnum:
-                            postings.skip_to(docnum)
-                        if postings.is_active() and postings.id() == docnum:
-                            mark(docnum, word, credit)
+                    for docnum in found:
+                        words = present.setdefault(docnum, {})
+                        words[word] = max(credit, words.get(word, 0.0))
         return present
 
     def _highlighter(self, text: str, plan: Plan) -> re.Pattern | None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import heapq
 import threading
+from array import array
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -24,6 +26,7 @@ from .. import deadline
 
 CHECK_EVERY = 512  # postings walked between two looks at the request's time limit
 FILTERS_KEPT = 256  # filters' document sets remembered per index
+POSTINGS_KEPT = 2_000_000  # postings whose scores are kept, all terms together (about 24 MB)
 
 
 @dataclass
@@ -61,6 +64,7 @@ class FilterSets:
 
 @dataclass
 class TopDocuments:
+    name: str  # the index's
     found: list[Found]
     scores: dict[int, float]  # every document any clause matched
     # (field, word) -> the documents its clause matched: which query words a candidate contains, known
@@ -68,21 +72,83 @@ class TopDocuments:
     matched: dict[tuple[str, str], set[int]]
 
 
-def top_documents(searcher, clauses: list[Q.Query], size: int, allowed=None) -> TopDocuments:
-    """The ``size`` best documents for the sum of ``clauses``' scores (only ``allowed``: sorted list and set)."""
-    if deadline.expired():
-        raise TimeLimit
+class TermScores:
+    """Each (field, word)'s documents and BM25F scores, decoded and scored once per index (builds never change).
+
+    Walking a term's postings through Whoosh costs several microseconds a posting (block decoding,
+    a scorer call, the field length); the words players type repeat, so each term's documents and
+    scores are kept, as compact arrays, up to ``POSTINGS_KEPT`` postings in all (least recently used
+    dropped). A search then adds up kept arrays.
+    """
+
+    def __init__(self, capacity: int = POSTINGS_KEPT):
+        self.capacity = capacity
+        self._kept: OrderedDict[tuple[str, str, str], tuple[array, array]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def contains(self, searcher, name: str, fieldname: str, text: str, docnums: list[int]) -> list[int]:
+        """Those of ``docnums`` (sorted) that contain the term."""
+        ids = self.get(searcher, name, fieldname, text)[0]
+        out, start = [], 0
+        for docnum in docnums:
+            start = bisect_left(ids, docnum, start)
+            if start == len(ids):
+                break
+            if ids[start] == docnum:
+                out.append(docnum)
+        return out
+
+    def get(self, searcher, name: str, fieldname: str, text: str) -> tuple[array, array]:
+        key = (name, fieldname, text)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        matcher = Q.Term(fieldname, text).matcher(searcher, searcher.context())
+        ids, scores = array("i"), array("d")
+        while matcher.is_active():
+            ids.append(matcher.id())
+            scores.append(matcher.score())
+            matcher.next()
+        found = (ids, scores)
+        if len(ids) <= self.capacity // 4:
+            with self._lock:
+                if key not in self._kept:
+                    self._kept[key] = found
+                    self._size += len(ids)
+                while self._size > self.capacity:
+                    _, (dropped, _) = self._kept.popitem(last=False)
+                    self._size -= len(dropped)
+        return found
+
+
+def top_documents(searcher, name: str, terms: TermScores, clauses: list[Q.Query], size: int, allowed=None):
+    """The ``size`` best documents for the sum of ``clauses``' scores (only ``allowed``: sorted list and set).
+
+    ``name``: the index's (the kept term scores are per index).
+    """
     context = searcher.context()
     scores: dict[int, float] = {}
     matched: dict[tuple[str, str], set[int]] = {}
+    keep = allowed[1] if allowed is not None else None
     walked = 0
     for clause in clauses:
-        matcher = clause.matcher(searcher, context)
+        if deadline.expired():
+            raise TimeLimit
         docs: list[int] = []
         if allowed is not None and _skipping_pays(clause, searcher, allowed[0]):
-            walked = _walk_allowed(matcher, allowed[0], scores, docs, walked)
+            walked = _walk_allowed(clause.matcher(searcher, context), allowed[0], scores, docs, walked)
+        elif isinstance(clause, Q.Term):
+            ids, term_scores = terms.get(searcher, name, clause.fieldname, clause.text)
+            boost = clause.boost
+            for docnum, score in zip(ids, term_scores, strict=True):
+                if keep is None or docnum in keep:
+                    scores[docnum] = scores.get(docnum, 0.0) + (score * boost if boost != 1.0 else score)
+                    docs.append(docnum)
         else:
-            keep = allowed[1] if allowed is not None else None
+            matcher = clause.matcher(searcher, context)
             while matcher.is_active():
                 docnum = matcher.id()
                 if keep is None or docnum in keep:
@@ -96,7 +162,7 @@ def top_documents(searcher, clauses: list[Q.Query], size: int, allowed=None) -> 
             matched.setdefault((clause.fieldname, clause.text), set()).update(docs)
     best = heapq.nsmallest(size, scores.items(), key=lambda item: (-item[1], item[0]))
     found = [Found(docnum, score, rank, searcher.stored_fields(docnum)) for rank, (docnum, score) in enumerate(best)]
-    return TopDocuments(found, scores, matched)
+    return TopDocuments(name, found, scores, matched)
 
 
 def _skipping_pays(clause: Q.Query, searcher, allowed: list[int]) -> bool:
