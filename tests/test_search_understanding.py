@@ -14,8 +14,11 @@ from rulings.build import build
 from rulings.builds import current_build
 from rulings.errors import CorpusError
 from rulings.index import query as query_module
+from rulings.index import search as search_module
 from rulings.index.schema import light_stem, normal_word
 from rulings.index.search import CLOSE, OPEN, Searcher, edits
+from rulings.index.spelling import SpellingWords
+from rulings.index.topdocs import TermScores, top_documents
 from rulings.ingest.manifest import load_manifest
 from rulings.settings import Settings
 from rulings.web import create_app
@@ -197,3 +200,41 @@ def test_a_bad_vocabulary_is_reported_at_its_line(tmp_path):
     with pytest.raises(CorpusError, match=r"\[vocabulary\]") as caught:
         load_manifest(game)
     assert caught.value.diagnostic.line == toml.splitlines().index("[vocabulary]") + 1
+
+
+# -- scoring and pointing ---------------------------------------------------------------------------
+def test_term_at_a_time_scores_are_whooshs_own(searcher):
+    """topdocs adds up each clause's BM25F scores: the same documents and scores as Whoosh's Or of the clauses."""
+    whoosh = searcher.current_searcher
+    for text in ("who takes the damage if nobody defends", "alter ego attack", "keep 7 cards in hand"):
+        plan = searcher.plan(text, game="lantern-keep")
+        ours = top_documents(whoosh, "MAIN", TermScores(), plan.clauses, 20)
+        theirs = whoosh.search(plan.query(), limit=20)
+        assert [f.docnum for f in ours.found] == [h.docnum for h in theirs]
+        assert [f.score for f in ours.found] == pytest.approx([h.score for h in theirs])
+
+
+def test_a_word_no_text_has_is_stood_in_for_by_its_alternatives(searcher):
+    plan = searcher.plan("keeper with no hp", game="lantern-keep")
+    hp = next(w for w in plan.words if w.stem == "hp")
+    # "hit points" is searched as the pair, not as "hit" and "points" apart; it stands in for "hp"
+    assert hp.alternatives == {"hit_point": query_module.STAND_IN_WEIGHT}
+    assert top(searcher, "keeper with no hp").title == "Defeated"
+    guard = next(w for w in searcher.plan("tank guard", game="lantern-keep").words if w.stem == "guard")
+    assert all(weight < query_module.STAND_IN_WEIGHT for weight in guard.alternatives.values())
+
+
+def test_the_hit_points_at_the_passage_that_answers_even_below_the_candidates_cut(searcher, monkeypatch):
+    # three candidates: the Attack entry, Keeper Phase and a lesser passage of Attack; the paragraph
+    # about damage and armor ranks fifth by BM25F but covers the whole question
+    monkeypatch.setattr(search_module, "CANDIDATES", 1)
+    hit = searcher.search("attack keeper damage armor", game="lantern-keep", limit=1).hits[0]
+    assert hit.title == "Attack" and hit.url.partition("#")[2] == "p-each-enemy-attack-deals"
+    assert "armor is subtracted" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
+
+
+def test_spelling_look_ups_in_memory_find_what_whoosh_finds(searcher):
+    reader = searcher.current_searcher.reader()
+    words = SpellingWords(reader)
+    for typed in ("gaurd", "keepr", "lanturn", "xyzzyq", "defnd"):
+        assert sorted(words.within(typed, 2)) == sorted(reader.terms_within("spell", typed, 2, prefix=1))
