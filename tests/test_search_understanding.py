@@ -205,13 +205,14 @@ def test_a_bad_vocabulary_is_reported_at_its_line(tmp_path):
 # -- scoring and pointing ---------------------------------------------------------------------------
 def test_term_at_a_time_scores_are_whooshs_own(searcher):
     """topdocs adds up each clause's BM25F scores: the same documents and scores as Whoosh's Or of the clauses."""
-    whoosh = searcher.current_searcher
-    for text in ("who takes the damage if nobody defends", "alter ego attack", "keep 7 cards in hand"):
-        plan = searcher.plan(text, game="lantern-keep")
-        ours = top_documents(whoosh, "MAIN", TermScores(), plan.clauses, 20)
-        theirs = whoosh.search(plan.query(), limit=20)
-        assert [f.docnum for f in ours.found] == [h.docnum for h in theirs]
-        assert [f.score for f in ours.found] == pytest.approx([h.score for h in theirs])
+    with searcher.lend():
+        whoosh = searcher.current_searcher
+        for text in ("who takes the damage if nobody defends", "alter ego attack", "keep 7 cards in hand"):
+            plan = searcher.plan(text, game="lantern-keep")
+            ours = top_documents(whoosh, "MAIN", TermScores(), plan.clauses, 20)
+            theirs = whoosh.search(plan.query(), limit=20)
+            assert [f.docnum for f in ours.found] == [h.docnum for h in theirs]
+            assert [f.score for f in ours.found] == pytest.approx([h.score for h in theirs])
 
 
 def test_a_word_no_text_has_is_stood_in_for_by_its_alternatives(searcher):
@@ -234,7 +235,8 @@ def test_the_hit_points_at_the_passage_that_answers_even_below_the_candidates_cu
 
 
 def test_spelling_look_ups_in_memory_find_what_whoosh_finds(searcher):
-    reader = searcher.current_searcher.reader()
-    words = SpellingWords(reader)
-    for typed in ("gaurd", "keepr", "lanturn", "xyzzyq", "defnd"):
-        assert sorted(words.within(typed, 2)) == sorted(reader.terms_within("spell", typed, 2, prefix=1))
+    with searcher.lend():
+        reader = searcher.current_searcher.reader()
+        words = SpellingWords(reader)
+        for typed in ("gaurd", "keepr", "lanturn", "xyzzyq", "defnd"):
+            assert sorted(words.within(typed, 2)) == sorted(reader.terms_within("spell", typed, 2, prefix=1))
