@@ -470,6 +470,18 @@ def test_faq_layouts_and_card_headings():
     assert not terms(doc)  # nothing here is a glossary
 
 
+def test_a_labelled_line_under_a_card_heading_stays_the_cards_clarification():
+    doc = read(
+        "# FAQ\n\n## Card Clarifications\n\n### Core Set\n\n#### Black Cat (12)\n\n"
+        "**Timing:** Use it after drawing.\n\n- Discard the top card first.\n",
+        "faq",
+    )
+    (ruling,) = doc.rulings
+    assert (ruling.kind, ruling.cards) == ("clarification", ["Black Cat"])
+    assert ruling.text == "Timing: Use it after drawing.\n\n- Discard the top card first."
+    assert "Black Cat (12)" not in sections(doc)
+
+
 def test_numbered_questions_in_a_faq():
     doc = read("# FAQ\n\n1. Can I pass? Yes, any time.\n\n2. Can I trade?\n\nOnly with neighbours.\n", "faq")
     assert [(r.question, r.answer) for r in doc.rulings] == [

@@ -207,7 +207,7 @@ class _Walk:
         if in_glossary:
             raws = [piece for raw in raws for piece in glossary_lines(raw, self.lines)]
         defined = [(raw, d) for raw in raws if (d := definition(raw, self.lines))]
-        errata = {id(raw): (d, cards) for raw, d in defined if context.rulings and (cards := cards_named(d.term))}
+        errata = {id(raw): (d, errs) for raw, d in defined if context.rulings and (errs := cards_named(d.term))}
         terms = {k: v for k, v in self.definition_terms(defined, context, in_glossary).items() if k not in errata}
         in_faq = self.faq or bool(context.rulings)
         body: list[RawBlock] = []
@@ -229,9 +229,9 @@ class _Walk:
                 term, ruling, cards = None, None, named
                 self.card_lines = list(raw.lines)
             elif id(raw) in errata:  # a card with its number defined: "**Award Ceremony (r138)** — Should read: …"
-                defined, named = errata[id(raw)]
-                term, ruling = None, self.new_ruling("clarification", "", raw, where, context, named)
-                ruling.text = defined.text
+                card_def, errata_cards = errata[id(raw)]
+                term, ruling = None, self.new_ruling("clarification", "", raw, where, context, errata_cards)
+                ruling.text = card_def.text
             elif id(raw) in terms:
                 defined, why = terms[id(raw)]
                 ruling = None
