@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 
 _local = threading.local()
 
@@ -32,3 +33,15 @@ def remaining() -> float | None:
 def expired() -> bool:
     deadline = getattr(_local, "deadline", None)
     return deadline is not None and time.monotonic() > deadline
+
+
+@contextmanager
+def suspended():
+    """No limit inside: for work whose result outlives the request (a value every later request shares),
+    which must not be cut short, and cached half-done, because one request ran out of time computing it."""
+    saved = getattr(_local, "deadline", None)
+    _local.deadline = None
+    try:
+        yield
+    finally:
+        _local.deadline = saved

@@ -203,3 +203,32 @@ def test_work_past_the_time_limit_is_a_503(store_dir, monkeypatch):
     assert "needed more than the 1e-09 s one may take" in search.get_json()["message"]
     assert listing.status_code == 503
     assert client.get("/api/search?q=guard").status_code == 200  # the next request has its own time
+
+
+def test_a_fault_past_the_time_limit_is_still_a_logged_500(store_dir, monkeypatch, caplog):
+    """Only the index's and SQLite's own stops answer 503; any other error is a fault, whenever it happens."""
+    from rulings.web import create_app
+    from rulings.web.state import Loaded
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(Loaded, "search", broken)
+    app = create_app(Settings.resolve(CORPUS, store_dir))
+    app.config["TIME_LIMIT"] = 1e-9
+    response = app.test_client().get("/api/search?q=guard")
+    assert response.status_code == 500 and "Retry-After" not in response.headers
+    assert "unhandled error on /api/search" in caplog.text
+
+
+def test_values_shared_by_later_requests_are_computed_without_the_time_limit():
+    from rulings import deadline
+
+    deadline.start(1e-9)
+    try:
+        assert deadline.expired()
+        with deadline.suspended():
+            assert not deadline.expired() and deadline.remaining() is None
+        assert deadline.expired()  # the request's own limit is back
+    finally:
+        deadline.clear()

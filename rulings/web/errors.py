@@ -7,8 +7,11 @@ that shows no detail, anything unexpected. No client ever sees a traceback.
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadHost, HTTPException
+from whoosh.searching import TimeLimit
 
 from .. import deadline
 from ..errors import RulingsError
@@ -40,8 +43,9 @@ def handle(error: Exception):
         return error_response(error.code or 500, {"status": "error", "message": error.description or "Not found"})
     if isinstance(error, RulingsError):
         return error_response(error.http_status, error.to_dict())
-    if deadline.expired():  # an interrupted graph query or index search: the request ran out of time
+    if out_of_time(error):
         limit = current_app.config["TIME_LIMIT"]
+        current_app.logger.warning("%s stopped after the %g s time limit", request.path, limit)
         message = f"This request needed more than the {limit:g} s one may take; try a shorter query."
         return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
     if current_app.extensions["rulings"].recheck():  # the build's files were damaged under this request
@@ -50,6 +54,14 @@ def handle(error: Exception):
     current_app.logger.exception("unhandled error on %s", request.path)
     message = "internal error" if wants_json() else "Something went wrong."
     return error_response(500, {"status": "error", "message": message})
+
+
+def out_of_time(error: Exception) -> bool:
+    """The error is how the index (``TimeLimit``) or SQLite (an interrupted query) stop work past this
+    request's time limit; any other error past the limit is still a fault, logged as one."""
+    if isinstance(error, TimeLimit):
+        return True
+    return isinstance(error, sqlite3.OperationalError) and "interrupted" in str(error) and deadline.expired()
 
 
 def register(app: Flask) -> None:

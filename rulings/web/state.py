@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from .. import deadline
 from ..builds import intact_build, verify
 from ..errors import StoreError
 from ..graph.mentions import Linker, game_linker
@@ -71,7 +72,8 @@ class Loaded:
     def memo(self, key, compute):
         """A value derived from this build, computed once (the build never changes)."""
         if key not in self._memo:
-            self._memo[key] = compute()
+            with deadline.suspended():  # shared by every later request: never cut short by this one's limit
+                self._memo[key] = compute()
         return self._memo[key]
 
     @cached_property
@@ -95,7 +97,8 @@ class Loaded:
         key = (game_slug, ordinal)
         with self._lock:
             if key not in self._linkers:
-                self._linkers[key] = game_linker(self.store.conn, game_id, ordinal, cards=True)
+                with deadline.suspended():
+                    self._linkers[key] = game_linker(self.store.conn, game_id, ordinal, cards=True)
             return self._linkers[key]
 
 
