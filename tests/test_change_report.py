@@ -79,3 +79,15 @@ def test_a_redline_marks_words_not_spaces_and_shortens_long_unchanged_text():
     assert first.startswith("> … word word") and "~~old~~ **new \\[1\\]** end." in first
     assert len(first) < 160
     assert second == "> Next line"
+
+
+def test_a_long_unchanged_stretch_between_two_changes_keeps_both_ends_and_one_ellipsis():
+    middle = "alpha " + "word " * 60 + "omega "
+    ops = [
+        {"op": "delete", "text": "old"},
+        {"op": "equal", "text": " " + middle},
+        {"op": "insert", "text": "new"},
+    ]
+    (line,) = redline(ops)
+    assert line.count("…") == 1
+    assert line.startswith("> ~~old~~ alpha word") and line.endswith("word omega **new**")

@@ -80,9 +80,9 @@ def _shorten(text: str, first: bool, last: bool) -> str:
     """An unchanged stretch cut to the words around the changes next to it."""
     if len(text) <= 2 * CONTEXT + 20:
         return text
-    head = "" if first else text[:CONTEXT].rsplit(" ", 1)[0] + " …"
-    tail = "" if last else "… " + text[-CONTEXT:].split(" ", 1)[-1]
-    return f"{head} {tail}".strip() if head or tail else "…"
+    head = "" if first else text[:CONTEXT].rsplit(" ", 1)[0] + " "
+    tail = "" if last else " " + text[-CONTEXT:].split(" ", 1)[-1]
+    return f"{head}…{tail}"  # one ellipsis for what is left out; the spaces next to the changes kept
 
 
 def _inferred(item: dict) -> str:
