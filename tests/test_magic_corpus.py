@@ -49,3 +49,20 @@ def test_assembling_refuses_missing_documents_and_keeps_the_previous_corpus(tmp_
     assert "comprehensive-rules-2020-01-22.txt is not in" in run.stderr
     assert [p.name for p in out.iterdir()] == ["kept"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus-magic"]  # no staging left behind
+
+
+def test_assembling_refuses_a_document_named_by_a_path_and_a_missing_bundled_folder(tmp_path, capsys):
+    from rulings.ingest.assemble import main
+
+    game, source = tmp_path / "moon-base", tmp_path / "documents"
+    game.mkdir()
+    source.mkdir()
+    (tmp_path / "escape.txt").write_text("outside")
+    (game / "game.toml").write_text('name = "Moon Base"\n\n[[documents]]\nfile = "../escape.txt"\nkind = "rulebook"\n')
+    out = tmp_path / "out"
+    assert main([str(out), "--bundled", str(CORPUS), "--game", f"{game}={source}"]) == 3
+    assert "game.toml: error: '../escape.txt': a document is named by a plain file name" in capsys.readouterr().err
+    assert not out.exists() and (tmp_path / "escape.txt").read_text() == "outside"
+    assert main([str(out), "--bundled", str(tmp_path / "none"), "--game", f"{game}={source}"]) == 3
+    assert "none: error: --bundled: no such folder of games" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["documents", "escape.txt", "moon-base"]

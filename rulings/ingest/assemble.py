@@ -28,25 +28,35 @@ def sha256(path: Path) -> str:
 
 def add_game(corpus: Path, manifest_dir: Path, source_dir: Path) -> int:
     """Copy one game's manifest and the documents it lists; return how many documents."""
+    manifest = manifest_dir / MANIFEST
+    if not manifest.is_file():
+        raise CorpusError(str(manifest), "no game manifest here")
     target = corpus / manifest_dir.name
     if target.exists():
-        raise SystemExit(f"{target.name}: a game of that name is already in the corpus")
-    target.mkdir()
-    shutil.copyfile(manifest_dir / MANIFEST, target / MANIFEST)
-    listed = tomllib.loads((manifest_dir / MANIFEST).read_text("utf-8")).get("documents", [])
+        raise CorpusError(str(manifest), f"a game named {target.name} is already in the corpus")
+    try:
+        listed = tomllib.loads(manifest.read_text("utf-8")).get("documents", [])
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CorpusError(str(manifest), f"not a readable TOML file ({exc})") from None
     files = [doc["file"] for doc in listed if isinstance(doc, dict) and isinstance(doc.get("file"), str)]
+    for file in files:  # every name checked before anything is written
+        if Path(file).name != file or file.startswith("."):
+            raise CorpusError(str(manifest), f"{file!r}: a document is named by a plain file name")
+        if not (source_dir / file).is_file():
+            raise CorpusError(str(manifest), f"{file} is not in {source_dir}")
+    target.mkdir()
+    shutil.copyfile(manifest, target / MANIFEST)
     for file in files:
-        source = source_dir / file
-        if not source.is_file():
-            raise SystemExit(f"{manifest_dir / MANIFEST}: {file} is not in {source_dir}")
-        shutil.copyfile(source, target / file)
-        if sha256(source) != sha256(target / file):
-            raise SystemExit(f"{file}: the copy differs from {source}")
+        shutil.copyfile(source_dir / file, target / file)
+        if sha256(source_dir / file) != sha256(target / file):
+            raise CorpusError(str(source_dir / file), f"the copy in {target} differs from it")
     return len(files)
 
 
 def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path) -> None:
     """Write the corpus aside, validate it, then swap it in (a failure leaves ``out`` untouched)."""
+    if not bundled.is_dir():
+        raise CorpusError(str(bundled), "--bundled: no such folder of games")
     staging = out.with_name(f".{out.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -56,9 +66,6 @@ def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path) -> None:
             print(f"{manifest_dir.name}: {count} documents from {source_dir}")
         for game_dir in discover_games(staging):
             load_manifest(game_dir)
-    except CorpusError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise SystemExit(str(exc)) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -71,7 +78,8 @@ def assemble(out: Path, games: list[tuple[Path, Path]], bundled: Path) -> None:
     print(f"{out}: {len(discover_games(out))} games")
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
+    """The exit status: 0, or ``CorpusError``'s (the message, naming the file, on standard error)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="the corpus folder to write (replaced)")
     parser.add_argument("--bundled", type=Path, default=Path("corpus"), help="the games to start from")
@@ -89,7 +97,12 @@ def main(argv: list[str] | None = None) -> None:
         if not sep:
             parser.error(f"--game {spec}: write MANIFEST_DIR=SOURCE_DIR")
         games.append((Path(manifest_dir), Path(source_dir)))
-    assemble(args.out, games, args.bundled)
+    try:
+        assemble(args.out, games, args.bundled)
+    except CorpusError as exc:
+        print(exc, file=sys.stderr)
+        return exc.exit_code
+    return 0
 
 
 if __name__ == "__main__":
