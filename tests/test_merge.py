@@ -114,3 +114,39 @@ def test_a_term_stays_while_a_document_of_another_series_still_defines_it(tmp_pa
     assert crater["status"] == "ok" and crater["text"] == "A space nothing can be built on, ever."
     airlock = json.loads(run(corpus, store, "applies", "moon", "airlock", "--version", "2", "--json").output)
     assert airlock["status"] == "ok"
+
+
+def test_a_newer_rulebook_does_not_override_the_reference_still_in_force(tmp_path):
+    """Version 2 brings only a new rulebook with another text of "Dome": the reference of version 1
+    still defines it and outranks the rulebook, so its text stays; what version 1 said is unchanged."""
+    one = (
+        '[game]\nname = "Moon"\n'
+        '[[documents]]\nfile = "reference.md"\nkind = "reference"\ntitle = "Rules Reference"\nversion = "1"\n'
+        "date = 2020-01-01\n"
+        '[[documents]]\nfile = "rulebook.md"\nkind = "rulebook"\ntitle = "Rulebook"\nversion = "1"\n'
+        "date = 2020-01-01\n"
+    )
+    two = one + (
+        '[[documents]]\nfile = "rulebook-2.md"\nkind = "rulebook"\ntitle = "Rulebook"\nversion = "2"\n'
+        "date = 2021-01-01\n"
+    )
+    second = RULEBOOK.replace("**Dome:** A building.", "**Dome:** A building with a door.").replace(
+        "**Airlock:** A door between two domes.", "**Airlock:** A door between domes."
+    )
+    files = {"reference.md": REFERENCE, "rulebook.md": RULEBOOK, "rulebook-2.md": second}
+
+    def answers(toml, folder):
+        corpus, store = tmp_path / folder / "corpus", tmp_path / folder / "store"
+        write_game(corpus, "moon", toml, files)
+        assert run(corpus, store, "build").exit_code == 0
+        return lambda *args: json.loads(run(corpus, store, "applies", "moon", *args, "--json").output)
+
+    before, after = answers(one, "one"), answers(two, "two")
+    dome = after("dome", "--version", "2")
+    assert dome["text"] == "A building that holds air. See also Crater."
+    assert dome["source"]["title"] == "Rules Reference"
+    assert after("airlock", "--version", "2")["text"] == "A door between domes."  # only the rulebook has it
+    for name in ("dome", "crater", "ridge"):  # the same text at 1 and at 2
+        assert after(name, "--version", "1") == before(name, "--version", "1")
+    was, now = before("airlock", "--version", "1"), after("airlock", "--version", "1")
+    assert now["superseded_by"]["version"] == "2" and {**now, "superseded_by": None} == was

@@ -62,7 +62,6 @@ def walk(state: State, versions: list[Version], documents: Documents) -> None:
         if version_key(version.label) < start:
             continue  # reconstructed from the first snapshot, when it comes
         snapshots, deltas = documents.snapshots_at(version.label), documents.deltas_at(version.label)
-        state.given.clear()  # which document gave each term its text at this version
         before = documents.snapshots_at(versions[i - 1].label) if i else []
         if version.label == first_snapshot:
             for snapshot in snapshots:

@@ -120,9 +120,9 @@ def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
     contents: list[Term] = []
     for entry in snapshot.doc.entries:
         term = match(state, entry, label, taken)
-        held = state.held_elsewhere(term, entry, snapshot.spec)
-        if held is not None:  # a document of higher precedence gave this term its text at this version
-            state.also(held, snapshot.spec, entry)
+        held = state.held_elsewhere(term, entry, snapshot)
+        if held is not None:  # a document of higher precedence gives this term its text
+            state.also(held, snapshot, entry)
             taken.add(id(term))
             term.series.add(snapshot.series)
             continue
@@ -140,10 +140,13 @@ def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
             _introduce(state, term, new, known, keys, title, previous)
         elif not same_text(previous, new):
             _replace(state, term, new, known, keys, title, previous)
-        state.given[id(term)] = term.current
+        state.give(term, term.current, snapshot)
     for term in state.order:
         if id(term) not in taken and term.in_force and snapshot.series in term.series:
             term.series.discard(snapshot.series)
+            giver = state.given.get(id(term))
+            if giver is not None and giver.series == snapshot.series:
+                del state.given[id(term)]  # its text stays until a document still defining it revises it
             if not term.series:  # no document of another series (a reference beside a rulebook) still has it
                 _remove(state, term, snapshot, known)
     state.order = contents + [t for t in state.order if id(t) not in taken and t.in_force]
@@ -218,9 +221,9 @@ def first_edition(state: State, snapshot: Snapshot, known: Knowledge, earlier: l
     contents: list[Term] = []
     for entry in snapshot.doc.entries:
         term = match(state, entry, label, taken) if state.order else None
-        held = state.held_elsewhere(term, entry, snapshot.spec)
+        held = state.held_elsewhere(term, entry, snapshot)
         if held is not None:  # the same term in a document of higher precedence: one term, this text a source
-            state.also(held, snapshot.spec, entry)
+            state.also(held, snapshot, entry)
             taken.add(id(term))
             term.series.add(snapshot.series)
             continue
@@ -242,7 +245,7 @@ def first_edition(state: State, snapshot: Snapshot, known: Knowledge, earlier: l
         else:
             revision.version = first
             revision.notes.append(f"Text of {title} {label}, which lists no change to it since {first}.")
-        state.given[id(term)] = state.revise(term, revision)
+        state.give(term, state.revise(term, revision), snapshot)
     state.order = contents + [t for t in state.order if id(t) not in taken]
     state.series_now = snapshot.series
     for version in earlier:

@@ -9,16 +9,29 @@ terms in document order, and the warnings found on the way.
 from __future__ import annotations
 
 from copy import copy
+from dataclasses import dataclass
 
 from ..errors import Diagnostic
 from ..ingest.manifest import DocumentSpec, GameManifest, Rename
 from ..ingest.model import Entry
 from ..text import name_key
 from .identity import NameIndex, Revision, Term
-from .timeline import version_key
+from .timeline import Snapshot, version_key
 from .units import mark_openers
 
 VERSIONED = "versioned"  # the lineage of every term the versions of a game define
+
+
+@dataclass
+class Giver:
+    """The document whose text of a term is shown: it holds the term against documents of lower
+    precedence at its own version and, while its series still defines the term, at later ones."""
+
+    revision: Revision
+    document: str  # its slug
+    series: str
+    version: str
+    rank: tuple[int, int]  # ``precedence_key``: lower wins
 
 
 class State:
@@ -29,7 +42,7 @@ class State:
         self.numbers: dict[str, Term] = {}  # numbered rules and sections by number
         self.order: list[Term] = []  # versioned terms in document order, as of the version being walked
         self.series_now: str | None = None  # the series of the latest edition walked: what deltas amend
-        self.given: dict[int, Revision] = {}  # id(term) -> its revision at the version being walked, by a snapshot
+        self.given: dict[int, Giver] = {}  # id(term) -> the snapshot that gave the text shown
         self.diagnostics: list[Diagnostic] = []
         self.suggestions: list[str] = []
         self._spellings = {name_key(k): v for k, v in manifest.spellings.items()}
@@ -94,18 +107,33 @@ class State:
             redirect=list(entry.redirect),
         )
 
-    def held_elsewhere(self, term: Term | None, entry: Entry, spec: DocumentSpec) -> Revision | None:
-        """The revision another document of this version gave a glossary term (one of higher precedence:
-        snapshots of a version come in order of precedence), when this entry names the same term."""
+    def give(self, term: Term, revision: Revision, snapshot: Snapshot) -> Revision:
+        """``snapshot`` gave ``term`` the text it shows from ``revision`` on."""
+        self.given[id(term)] = Giver(revision, snapshot.spec.slug, snapshot.series, snapshot.label, snapshot.rank)
+        return revision
+
+    def held_elsewhere(self, term: Term | None, entry: Entry, snapshot: Snapshot) -> Giver | None:
+        """The giver of a glossary term this entry also names, when it outranks ``snapshot``: another
+        document of this version (snapshots of a version come in order of precedence), or one of higher
+        precedence of an earlier version whose series still defines the term (a newer rulebook does not
+        override the reference still in force)."""
         if term is None or entry.kind in ("section", "rule"):
             return None
-        given = self.given.get(id(term))
-        return given if given is not None and given.source.get("document") != spec.slug else None
+        giver = self.given.get(id(term))
+        if giver is None or giver.document == snapshot.spec.slug:
+            return None
+        if giver.version == snapshot.label:
+            return giver
+        still_defined = giver.series in term.series and giver.series != snapshot.series
+        return giver if still_defined and giver.rank < snapshot.rank else None
 
-    @staticmethod
-    def also(revision: Revision, spec: DocumentSpec, entry: Entry) -> None:
-        """Keep a lower-precedence document's text of a term as a further source of the revision shown."""
-        revision.source.setdefault("also", []).append(
+    def also(self, giver: Giver, snapshot: Snapshot, entry: Entry) -> None:
+        """Keep a lower-precedence document's text of a term as a further source of the revision shown,
+        when that revision is of this version: a revision of an earlier version says what it said then."""
+        if giver.version != snapshot.label:
+            return
+        spec = snapshot.spec
+        giver.revision.source.setdefault("also", []).append(
             {"document": spec.slug, "title": spec.title, "file": spec.file, "kind": spec.kind, "line": entry.line,
              "text": entry.text, "see_also": list(entry.see_also), "redirect": list(entry.redirect)}
         )  # fmt: skip
