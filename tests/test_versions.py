@@ -70,6 +70,15 @@ def test_answer_shape(cli):
     assert data["source"]["file"] == "rules-reference-changelog.txt"
 
 
+def test_a_game_whose_documents_state_no_version_answers_with_plain_urls(cli, client):
+    """Its one version ("1") is never shown, so no answer pins it."""
+    data, code = cli.json("applies", "vs-system-2pcg", "power up")
+    assert (code, data["in_force"], data["url"]) == (0, "1", "/vs-system-2pcg/terms/power-up")
+    history = client.get("/api/vs-system-2pcg/terms/power-up/history").get_json()
+    assert [r["url"] for r in history["revisions"]] == ["/vs-system-2pcg/terms/power-up"]
+    assert client.get(data["url"]).status_code == 200
+
+
 def test_a_versions_own_date_is_in_force_that_day(cli):
     assert cli.json("applies", "mc", "Dash", "--date", "2020-02-25")[0]["in_force"] == "1.2"
     assert cli.json("applies", "mc", "Dash", "--date", "2020-02-24")[0]["in_force"] == "1.1"

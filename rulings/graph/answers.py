@@ -254,7 +254,7 @@ def version_answer(store: Store, game: Game, target: VersionRow) -> dict:
         "game": game.slug,
         "in_force": target.label,
         "date": target.date,
-        "url": urls.version(game.slug, target.label),
+        "url": urls.version(game.slug, target.label) if target.stated else urls.game(game.slug),
         "superseded_by": {"version": later[0].label, "date": later[0].date} if later else None,
         "notes": target.notes,
     }
@@ -266,11 +266,16 @@ def introduction(revisions: list[RevisionRow]) -> dict:
     return {"introduced_in": None if first.inferred else first.version, "first_seen": first.version}
 
 
+def pin(target: VersionRow) -> str | None:
+    """The version a URL pins: none for a game whose documents state no version (its one version is never shown)."""
+    return target.label if target.stated else None
+
+
 def _answer(store, game, term, anchor, target, current: RevisionRow, after, revisions) -> dict:
     notes = list(current.notes)
-    text, shown_name, url = current.text, current.name, urls.term(game.slug, term.slug, target.label, anchor)
+    text, shown_name, url = current.text, current.name, urls.term(game.slug, term.slug, pin(target), anchor)
     if term.number:
-        url = urls.rule(game.slug, term.number, target.label)
+        url = urls.rule(game.slug, term.number, pin(target))
     if anchor:  # a sub-definition asked for by name ("Stunned")
         sub = store.subdef_text(term.id, anchor, target.ordinal)
         if sub:
@@ -285,7 +290,7 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
                 f"In {current.version} the entry {current.name} says \u201cSee: "
                 f"{', '.join(current.redirect)}\u201d; shown is the definition of {found['name']} there.",
             )
-            url = urls.term(game.slug, found["term"].slug, target.label, found["anchor"])
+            url = urls.term(game.slug, found["term"].slug, pin(target), found["anchor"])
         else:  # "See: Keywords, Status Cards": the entry points at several terms
             text = f"See: {', '.join(current.redirect)}."
             notes.insert(0, f"{current.name} is defined by the entries it points at: {', '.join(current.redirect)}.")
@@ -315,6 +320,7 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
 # -- history, diff, changes ----------------------------------------------------------
 def history(store: Store, game: Game, term: TermRow) -> list[dict]:
     revisions = store.revisions(term)
+    stated = store.versions(game)[0].stated
     out = []
     for i, revision in enumerate(revisions):
         nxt = revisions[i + 1] if i + 1 < len(revisions) else None
@@ -330,7 +336,7 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
                 "source": revision.source,
                 "text": revision.text,
                 "superseded_by": {"version": nxt.version, "date": nxt.date} if nxt else None,
-                "url": urls.term(game.slug, term.slug, revision.version),
+                "url": urls.term(game.slug, term.slug, revision.version if stated else None),
             }
         )
     return out
