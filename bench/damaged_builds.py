@@ -19,8 +19,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from common import ROOT
@@ -29,7 +27,7 @@ from rulings.build import build
 from rulings.builds import current_build
 from rulings.settings import Settings
 from tests.damage import DAMAGE, truncate
-from tests.server import free_port, wait_until_answering
+from tests.server import free_port, status_of, wait_until_answering
 
 CORPUS = ROOT / "corpus"
 
@@ -105,16 +103,6 @@ def unwritable_cases(root: Path, template: Path) -> None:
     print(f"| full disk (2 MiB): `rulings build` | `{first_line(done.stderr)}` | {done.returncode} | {seconds:.2f} s |")
 
 
-def status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return 0
-
-
 def server_case(root: Path, template: Path) -> None:
     """Truncate the index and the graph under a running server, keep asking, and time its one warning line."""
     store, env = copy_of(template, root / "server")
@@ -133,13 +121,13 @@ def server_case(root: Path, template: Path) -> None:
         wait_until_answering(url + "/", proc, timeout=60)
         paths = ["/api/search?q=guard", "/marvel-champions/terms/guard", "/search?q=villain+phase"]
         for path in paths:
-            status(url + path)
+            status_of(url + path)
         for segment in (current / "index").glob("*.seg"):
             truncate(segment, keep=0.1)
         truncate(current / "graph.sqlite")
         damaged_at, seen = time.perf_counter(), []
         while time.perf_counter() - damaged_at < 5:
-            seen += [status(url + path) for path in paths]
+            seen += [status_of(url + path) for path in paths]
     finally:
         proc.terminate()
         proc.wait(10)

@@ -59,3 +59,14 @@ def wait_until_answering(url: str, proc: subprocess.Popen, timeout: float) -> No
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{proc.args[0]} did not answer within {timeout:.0f} s") from None
             time.sleep(0.1)
+
+
+def status_of(url: str) -> int:
+    """The HTTP status a GET of ``url`` answers (0 when nothing answers)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0

@@ -24,7 +24,7 @@ AFTER = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*(?P=m)\s*{SEPARATOR}\s*(?P<
 ALONE = re.compile(r"^(?P<m>\*\*\*|\*\*|__)(?P<term>[^*_]+?)(?P=m)\s*$")  # **Term**
 PLAIN = re.compile(r"^(?P<term>[A-Z0-9\"\u201c+][^:]{0,58}?)\s*:\s+(?P<rest>\S.*)$")  # Term: text
 LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
-NUMBERED_LABEL = re.compile(r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section|round)\s*\d", re.I)
+NUMBERED_LABEL = re.compile(r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section)\s*\d", re.I)
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
         | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? (?!(?:st|nd|rd|th)\b)[^\W\d]  # "1 - Flip"
