@@ -13,6 +13,10 @@
     if (text !== undefined) { node.textContent = text; }
     return node;
   }
+  // The fragment of the address, decoded; "" when it is no valid percent-encoding ("#%E0").
+  function hashId() {
+    try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return ""; }
+  }
 
   // "/" focuses the search box, unless you are typing somewhere.
   document.addEventListener("keydown", function (event) {
@@ -123,7 +127,7 @@
   $all(".jumps a, .actions a[href^='#']").forEach(function (a) {
     a.addEventListener("click", function () { reveal(a.getAttribute("href").slice(1)); });
   });
-  reveal(decodeURIComponent(location.hash.slice(1)));
+  reveal(hashId());
   if (window.matchMedia("(min-width: 60rem)").matches) {
     $all("details.group[id^='letter-']").forEach(function (d) { d.open = true; });
   }
@@ -267,7 +271,7 @@
     pilcrows.forEach(function (b) { b.setAttribute("tabindex", b === button ? "0" : "-1"); });
   }
   if (pilcrows.length) {
-    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var target = hashId() && document.getElementById(hashId());
     var mine = target && pilcrows.filter(function (b) { return target.contains(b); })[0];
     roving(mine || pilcrows[0]);
   }

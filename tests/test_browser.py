@@ -158,6 +158,14 @@ def test_paragraph_anchor_links(page, server):
     expect(page.locator("#guard .pilcrow")).to_have_attribute("aria-label", "Link or quote this paragraph")
 
 
+@pytest.mark.parametrize("path", ["/marvel-champions/terms/keywords", "/marvel-champions/terms"])
+def test_a_fragment_that_is_no_valid_encoding_breaks_no_script(page, server, path):
+    """A forum link cut mid-character ("#%E0"): the page's script still runs (the fixture fails on any error)."""
+    page.goto(server + path + "#%E0")
+    if path.endswith("keywords"):
+        expect(page.locator(".pilcrow").first).to_have_attribute("tabindex", "0")
+
+
 @pytest.mark.parametrize(
     "path",
     [
