@@ -24,10 +24,12 @@ costliest requests within the limits (hostile_paths), and the normal p99s are co
 from __future__ import annotations
 
 import argparse
+import atexit
 import collections
 import http.client
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -220,11 +222,18 @@ def compared_paths(store: Store) -> dict[str, list[str]]:
     }
 
 
+def scratch(prefix: str) -> Path:
+    """A temporary folder, removed when the benchmark ends."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def compare(args, settings: Settings, store: Store) -> None:
     """Every scenario ``args.runs`` times, taking turns; medians and the ratio to the floor."""
     paths = compared_paths(store)
     env = dict(os.environ, RULINGS_STORE=str(settings.store), RULINGS_CORPUS=str(settings.corpus))
-    export_dir = Path(tempfile.mkdtemp(prefix="rulings-export-")) / "site"
+    export_dir = scratch("rulings-export-") / "site"
     subprocess_run(env, "export", str(export_dir))
     threads = ("--threads", str(args.threads))
     with ExitStack() as stack:
@@ -294,7 +303,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8, help="server threads (every server alike)")
     args = parser.parse_args()
     corpus = args.corpus
-    store_dir = args.store or Path(tempfile.mkdtemp(prefix="rulings-load-"))
+    store_dir = args.store or scratch("rulings-load-")
     settings = Settings.resolve(corpus, store_dir)
     store = Store(current_build(store_dir) if args.store else build(settings, progress=lambda _: None).build)
     if args.compare:

@@ -18,6 +18,7 @@ from .history import Assembly
 from .identity import Term, name_rank
 from .mentions import Linker, game_linker
 from .state import VERSIONED
+from .store import DECK_KINDS
 from .timeline import Version
 from .units import subdefinitions
 
@@ -423,7 +424,7 @@ def write_rulings(
                 ),
             )
             rid = printed[key] = cur.lastrowid
-            if ruling.group and ruling.group_kind in ("hero", "villain", "environment"):
+            if ruling.group and ruling.group_kind in DECK_KINDS:
                 cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)", (rid, cards.id(ruling.group, "deck")))
             for name in dict.fromkeys(ruling.cards or ([ruling.card] if ruling.card else [])):
                 card_id = cards.id(name, "card", ruling.card_set, ruling.card_number)

@@ -34,6 +34,7 @@ class VersionRow:
 
 
 UNSTATED = "1"  # the label the timeline gives the only version of unversioned documents (graph/timeline.py)
+DECK_KINDS = ("hero", "villain", "environment")  # rulings grouped under one of these are about a deck of the game
 
 
 @dataclass(frozen=True)

@@ -566,7 +566,8 @@ class Searcher:
         return frozenset(self.tokens(key))
 
     def _candidates(self, searcher, name: str, plan: Plan, filters: Q.Query | None, size: int) -> list[tuple]:
-        """Top documents by BM25F (topdocs.py), as (searcher, found, top score) for the re-ranking."""
+        """Top documents by BM25F (topdocs.py) for the re-ranking, each as (searcher, hit, the best score
+        of its kind: passage or entry, the ``TopDocuments`` the search walked)."""
         allowed = None if filters is None else self.filter_sets.get(searcher, name, filters)
         top = top_documents(searcher, name, self.term_scores, plan.clauses, size, allowed)
         hits = top.found

@@ -11,14 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..casing import sentence_case
-from ..graph.store import Game, TermRow, VersionRow
+from ..graph.store import DECK_KINDS, Game, TermRow, VersionRow
 from ..markup import plain_text
 from ..text import base_key, name_key
 from .context import store
 from .render import excerpt
 from .views import display_names
-
-CARD_GROUPS = ("hero", "villain", "environment")  # rulings grouped under a deck of the game
 
 
 @dataclass
@@ -34,7 +32,7 @@ class Home:
     versions: list[VersionRow]
     letters: list[tuple[str, list[Listed]]]
     sections: list[Listed]
-    decks: list[tuple[str, list[dict]]]  # ("Heroes", [card rows]) in CARD_GROUPS order
+    decks: list[tuple[str, list[dict]]]  # ("Heroes", [card rows]) in DECK_KINDS order
     cards: list[dict]  # single cards with rulings
     rulings: list[tuple[str, list[dict]]]  # rulings under no card or deck, by group
     documents: list[dict]
@@ -66,13 +64,13 @@ def game_index(game: Game) -> Home:
     _hint_look_alikes(game, terms + sections)
     cards = st.cards(game)
     decks = [
-        (_plural(kind), [c for c in cards if c["group_kind"] == kind and c["ruling_count"]]) for kind in CARD_GROUPS
+        (_plural(kind), [c for c in cards if c["group_kind"] == kind and c["ruling_count"]]) for kind in DECK_KINDS
     ]
     rulings = st.rulings(game)
     names = display_names(game)
     groups: dict[str, list[dict]] = {}
     for ruling in rulings:
-        if ruling["group_kind"] in (*CARD_GROUPS, "card") and ruling["cards"]:
+        if ruling["group_kind"] in (*DECK_KINDS, "card") and ruling["cards"]:
             continue  # listed under its deck or card
         shown = dict(ruling, display_title=sentence_case(ruling["title"], names) if ruling["caps"] else ruling["title"])
         groups.setdefault(ruling["group"] or "Rulings", []).append(shown)
