@@ -35,7 +35,7 @@ NOT_TERMS = frozenset(
 # Upper-case words that stay upper case in a title.
 ACRONYMS = frozenset(
     """
-    ATK THW DEF REC SCH HP XP KO FAQ AKA USA UK TV RPG EU PDF II III IV VI VII VIII IX XI X
+    ATK THW DEF REC SCH HP XP KO OK FAQ AKA USA UK TV RPG EU PDF II III IV VI VII VIII IX XI X
     """.split()
 )
 _VOWELS = set("AEIOUY")

@@ -43,6 +43,8 @@ NAMES = ["K.N.Y.F.E.", "Dr. Tremata", "Hypersonic Assault"]
             "A) ANY CARDS.\n\nB) IN ANY OTHER CASE.\n\n- 1) DISCARD PILES.\n\n2. DOES IT?",
             "A) Any cards.\n\nB) In any other case.\n\n- 1) Discard piles.\n\n2. Does it?",
         ),
+        # a common acronym ("OK") stays in capitals
+        ("IS IT OK TO PASS? OK.", "Is it OK to pass? OK."),
         # bold emphasis kept
         ("PLAY NEXT TO A **NON-HERO** TARGET.", "Play next to a **Non-Hero** target."),
     ],
