@@ -30,7 +30,7 @@ NOT_TERMS = frozenset(
     {"note", "example", "examples", "for example", "exception", "important", "tip", "step", "q", "a", "question",
      "answer", "see", "see also", "and", "or", "but", "if", "when", "then", "additionally", "however", "otherwise",
      "therefore", "remember", "reminder", "hint", "hints", "tips", "warning", "caution", "clarification",
-     "please note", "nb", "n.b"}
+     "please note", "nb", "n.b", "notes", "general notes"}
 )  # fmt: skip
 # Upper-case words that stay upper case in a title.
 ACRONYMS = frozenset(

@@ -182,6 +182,16 @@ LETTER_DIVIDERS = """# Glossary
 """
 
 
+def test_a_document_titled_glossary_has_no_entries_for_its_contents_components_or_credits():
+    doc = read(
+        "# Moon Base Glossary\n\n## Table of Contents\n\n*Components, icons, credits.*\n\n"
+        "## Component Overview\n\n**Shared components:**\n\n- 1 Board\n- 20 Domes\n\n"
+        "## Airlock\n\nA door between two domes.\n\n## Crater\n\nA space nothing is built on.\n\n"
+        "## Credits\n\nGame Design: Ada Lovelace\n"
+    )
+    assert sorted(terms(doc)) == ["Airlock", "Crater"]
+    assert {"Table of Contents", "Component Overview", "Credits"} <= set(sections(doc))
+
 def test_letter_dividers_of_a_glossary_are_furniture():
     doc = read(LETTER_DIVIDERS)
     assert list(terms(doc)) == ["Action", "Ally", "Boost"]

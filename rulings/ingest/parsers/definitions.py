@@ -33,6 +33,13 @@ ORDINAL = re.compile(
     re.X,
 )  # a step or a key, not a name
 CREDIT_TITLES = re.compile(r"credits|acknowledg|thanks|playtest|designer|about the|contributors", re.I)
+# The parts a document has around its rules (contents, components, credits): headings that are never a
+# glossary's entries, even under a heading (or a document title) that says "Glossary".
+DOCUMENT_PARTS = re.compile(
+    r"^(?:table of contents|contents|index|components?(?: overview| list)?|quick (?:search|reference)\b.*"
+    r"|(?:[\w ]+ )?credits|acknowledg\w*)$",
+    re.I,
+)
 NAME_WORD = re.compile(
     r"^(?:[A-Z\u00c0-\u00de][\w'\u2019\-]*\.?|[A-Z]\.(?:[A-Z]\.)*|van|von|de|der|la|le|du|III|II|Jr\.?)$"
 )
@@ -158,3 +165,8 @@ def alphabetical(names: list[str], least: int = GLOSSARY_RUN) -> bool:
 
 def credits_title(title: str) -> bool:
     return bool(CREDIT_TITLES.search(title))
+
+
+def document_part(title: str) -> bool:
+    """A heading of the document's furniture (contents, components, credits), never a glossary entry."""
+    return bool(DOCUMENT_PARTS.match(fold(strip_markup(title)).strip()))

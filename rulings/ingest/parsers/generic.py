@@ -27,6 +27,7 @@ from .definitions import (
     alphabetical,
     credits_title,
     definition,
+    document_part,
     glossary_lines,
     term_like,
 )
@@ -138,7 +139,7 @@ class _Walk:
         says_glossary = GLOSSARY_NAMES.search(node.title) and not credits_title(node.title)
         return Context(
             path=[*context.path, title_case(node.title)],
-            glossary=context.glossary or (node.title if says_glossary else None),
+            glossary=None if document_part(node.title) else context.glossary or (node.title if says_glossary else None),
             rulings=context.rulings or (node.title if rulings_title(node.title) else None),
             pack=node.title if context.rulings else context.pack,
         )
@@ -159,7 +160,11 @@ class _Walk:
     # -- glossaries of headings -----------------------------------------------------
     def heading_terms(self, node: Section, titled: bool) -> dict[int, str]:
         """The sub-headings of ``node`` that are glossary entries (by id), each with why."""
-        candidates = [c for c in node.children if not DIVIDER.match(c.title) and not self.is_group(c, titled)]
+        candidates = [
+            c
+            for c in node.children
+            if not DIVIDER.match(c.title) and not self.is_group(c, titled) and not document_part(c.title)
+        ]
         names = [c for c in candidates if term_like(c.title, plain=False) and not question_title(c.title)]
         if not names or len(names) < 0.8 * len(candidates):
             return {}  # mostly not names: chapters, steps, questions
