@@ -192,6 +192,7 @@ def test_a_document_titled_glossary_has_no_entries_for_its_contents_components_o
     assert sorted(terms(doc)) == ["Airlock", "Crater"]
     assert {"Table of Contents", "Component Overview", "Credits"} <= set(sections(doc))
 
+
 def test_letter_dividers_of_a_glossary_are_furniture():
     doc = read(LETTER_DIVIDERS)
     assert list(terms(doc)) == ["Action", "Ally", "Boost"]
