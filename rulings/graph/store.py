@@ -223,7 +223,7 @@ class Store:
         )
         subs = self.q(
             "SELECT s.term_id, s.anchor, r.ordinal, r.id FROM subdefs s JOIN terms t ON t.id = s.term_id "
-            "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? ORDER BY r.ordinal DESC",
+            "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? ORDER BY r.ordinal DESC, s.id",
             game.id,
             key,
         )
@@ -231,13 +231,43 @@ class Store:
             # stable: rank order among equals
             rows.sort(key=lambda r: (not self.in_force(r[0], ordinal), r[3] > ordinal))
             subs = [s for s in subs if self.revision_at(s[0], ordinal) == s[3]] or subs
-        sub = subs[0] if subs else None
-        if rows and (rows[0][1] == 0 or not sub):
-            return self.term(rows[0][0]), None
-        if sub:
-            return self.term(sub[0]), sub[1]
+        chosen = _named(rows[0] if rows else None, subs[0] if subs else None)
+        if chosen is not None:
+            return self.term(chosen[0]), chosen[1]
         found, _ = self.term_by_slug(game, slugify(name))
         return found, None
+
+    def name_table(self, game: Game) -> dict[str, tuple[int, str | None]]:
+        """Every name key of a game (its terms' names and sub-definitions') -> (term id, anchor), as
+        ``find_term`` answers it at no version: the static export's linkify resolves names from this."""
+        rows = self.q(
+            "SELECT n.key, n.term_id, n.rank FROM term_names n JOIN terms t ON t.id = n.term_id "
+            "WHERE t.game_id = ? ORDER BY n.key, n.rank, t.id",
+            game.id,
+        )
+        subs = self.q(
+            "SELECT s.key, s.term_id, s.anchor FROM subdefs s JOIN terms t ON t.id = s.term_id "
+            "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? ORDER BY s.key, r.ordinal DESC, s.id",
+            game.id,
+        )
+        first_row: dict[str, tuple] = {}
+        for key, term_id, rank in rows:
+            first_row.setdefault(key, (term_id, rank))
+        first_sub: dict[str, tuple] = {}
+        for key, term_id, anchor in subs:
+            first_sub.setdefault(key, (term_id, anchor))
+        table = {}
+        for key in sorted(first_row.keys() | first_sub.keys()):
+            chosen = _named(first_row.get(key), first_sub.get(key))
+            if chosen is not None:
+                table[key] = chosen
+        return table
+
+    def slug_table(self, game: Game) -> dict[str, int]:
+        """Every slug that leads to a term of a game (its own and the alias slugs) -> term id, as ``term_by_slug``."""
+        table = dict(self.q("SELECT slug, term_id FROM slug_aliases WHERE game_id = ? ORDER BY slug", game.id))
+        table.update(self.q("SELECT slug, id FROM terms WHERE game_id = ? ORDER BY slug", game.id))
+        return table
 
     def revision_at(self, term_id: int, ordinal: int) -> int | None:
         """The id of the revision of a term in force at the version with this ordinal (removed or not)."""
@@ -546,3 +576,14 @@ class Store:
         return self.one(
             "SELECT COUNT(*) FROM furniture f JOIN documents d ON d.id = f.document_id WHERE d.game_id = ?", game.id
         )[0]
+
+
+def _named(row: tuple | None, sub: tuple | None) -> tuple[int, str | None] | None:
+    """Which a name key means, (term id, anchor): a term's first name (rank 0) wins over a sub-definition
+    of that name, which wins over the term's other names (aliases, spellings). ``row`` is (term id, rank, ...)
+    of the first term name, ``sub`` (term id, anchor, ...) of the latest sub-definition."""
+    if row is not None and (row[1] == 0 or sub is None):
+        return row[0], None
+    if sub is not None:
+        return sub[0], sub[1]
+    return None
