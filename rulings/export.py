@@ -4,7 +4,8 @@ Pages are rendered by the same Flask app (in static mode) and written as
 ``<path>/index.html``; links are rewritten to relative paths so the export also
 works from ``file://``. Search runs in the browser (``static/search.js``) from one index file per
 game (``search/shards/<game>.js``), loaded by the search page (or once a search box is typed in), never by
-every page: an export of 1,678 games stays light to browse.
+every page: an export of 1,678 games stays light to browse. The linkify tool runs in the browser too
+(``static/linkify.js``), from the game's names beside its page (``<game>/link/names.js``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from .errors import BadRequest, write_error
 from .graph.store import Game, Store
 from .index.writer import documents
 from .settings import Settings
+from .text import LETTERS, QUOTES
 from .urls import urls
 
+LINK_NAMES = "names.js"  # a game's names for linkify, beside its link page (templates/link.html loads it)
 ATTR = re.compile(r'(\s(?:href|src|action)=")(/(?!/)[^"]*)(")')
 
 
@@ -52,7 +55,7 @@ def start_pages(store: Store) -> list[str]:
     """The pages to start from, in a stable order (the export also follows every link they hold)."""
     out = [urls.home(), urls.search()]
     for game in store.games():
-        out += [urls.game(game.slug), urls.feed(game.slug)]
+        out += [urls.game(game.slug), urls.feed(game.slug), urls.link(game.slug)]
         versions = store.versions(game)
         for i, before in enumerate(versions):  # every pair: the change report's version picker reaches them all
             out += [urls.changes(game.slug, before.label, after.label) for after in versions[i + 1 :]]
@@ -76,11 +79,11 @@ def relative_links(html: str, from_file: str) -> str:
 
 
 def linked_pages(html: str) -> list[str]:
-    """The site pages an HTML page links to (without query or anchor; not static files or the API)."""
+    """The site pages an HTML page links to (without query or anchor; not scripts, static files or the API)."""
     out = []
     for match in ATTR.finditer(html):
         path = match.group(2).partition("#")[0].partition("?")[0]
-        if not path.startswith(("/static/", "/api/")):
+        if not match.group(1).lstrip().startswith("src") and not path.startswith(("/static/", "/api/")):
             out.append(path)
     return out
 
@@ -129,6 +132,43 @@ def write_search_index(store: Store, target: Path) -> None:
         games.append({"slug": game.slug, "name": game.name, "bytes": len(data.encode("utf-8"))})
     listing = json.dumps(games, ensure_ascii=False, separators=(",", ":"))
     (folder / "games.js").write_text(f"window.RULINGS_GAMES = {listing};\n", encoding="utf-8")
+
+
+def link_names(store: Store, game: Game) -> dict:
+    """What the exported linkify page resolves ``[[mentions]]`` with, as the server's linkify does.
+
+    ``names``: every name key -> the term index (or [index, anchor] for a sub-definition), as
+    ``Store.find_term`` resolves it; ``slugs``: every slug of a term; ``typos``: the (key, term) pairs a
+    near miss is looked for among (``answers.near_miss``); ``versions``: each label with its URL; ``fold``:
+    the character tables of ``text.fold``. URLs are paths with ``{slug}`` for the term's slug.
+    """
+    names, slugs, typos = store.name_table(game), store.slug_table(game), sorted(store.name_keys(game))
+    ids = sorted({term_id for term_id, _ in names.values()} | set(slugs.values()) | {term_id for _, term_id in typos})
+    index = {term_id: i for i, term_id in enumerate(ids)}
+    terms = [store.term(term_id) for term_id in ids]
+    return {
+        "game": game.slug,
+        "terms": [[term.name, term.slug] for term in terms],
+        "names": {key: [index[t], anchor] if anchor else index[t] for key, (t, anchor) in names.items()},
+        "slugs": {slug: index[t] for slug, t in slugs.items()},
+        "typos": [[key, index[t]] for key, t in typos],
+        "url": urls.term(game.slug, "{slug}"),
+        "versions": [[v.label, urls.term(game.slug, "{slug}", v.label)] for v in store.versions(game)],
+        "fold": {"quotes": _chars(QUOTES), "letters": _chars(LETTERS)},
+    }
+
+
+def _chars(table: dict[int, str]) -> dict[str, str]:
+    return {chr(code): text for code, text in table.items()}
+
+
+def write_link_names(store: Store, target: Path) -> None:
+    """``<game>/link/names.js`` per game: a script, so it loads from file:// too; only the link page loads it."""
+    for game in store.games():
+        body = json.dumps(link_names(store, game), ensure_ascii=False, separators=(",", ":"))
+        out = target / posixpath.dirname(page_file(urls.link(game.slug))) / LINK_NAMES
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(f"window.RULINGS_LINK_NAMES = {body};\n", encoding="utf-8")
 
 
 def export(settings: Settings, target: Path, base_url: str = "http://localhost/") -> dict:
@@ -187,4 +227,5 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
         app.static_folder, target / "static", dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "__pycache__")
     )
     write_search_index(store, target)
+    write_link_names(store, target)
     return {"pages": written, "failed": failed, "target": str(target)}

@@ -65,5 +65,9 @@ class Urls:
     def feed(self, game: str) -> str:
         return self._path(f"/{game}/feed.atom")
 
+    def link(self, game: str) -> str:
+        """The linkify tool: a forum post's ``[[term]]`` mentions made links."""
+        return self._path(f"/{game}/link")
+
 
 urls = Urls()  # paths from the site root

@@ -91,6 +91,14 @@ def store(store_dir) -> Store:
     return Store((store_dir / "current").resolve())
 
 
+def every_name(store: Store, game) -> list[str]:
+    """Every name a game's terms and sub-definitions answer to, sorted (what a ``[[mention]]`` may say)."""
+    join = "JOIN terms t ON t.id = {0}.term_id WHERE t.game_id = ?"
+    names = store.q("SELECT n.name FROM term_names n " + join.format("n"), game.id)
+    names += store.q("SELECT s.name FROM subdefs s " + join.format("s"), game.id)
+    return sorted({name for (name,) in names})
+
+
 @pytest.fixture(scope="session")
 def parsed():
     """Every bundled document parsed, keyed by (game, file)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from .conftest import CORPUS
+from .conftest import CORPUS, every_name
 from .server import running_server
 
 CHROMIUM = os.environ.get("RULINGS_CHROMIUM")  # read before the test session clears RULINGS_* variables
@@ -207,3 +207,94 @@ def test_without_chromium_and_root_the_tests_fail_saying_what_to_install(monkeyp
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     with pytest.raises(pytest.fail.Exception, match=r"sudo apt-get install --no-install-recommends chromium"):
         chromium()
+
+
+# A post with every kind of mention: a name, an alias, a sub-definition, pins (known and not), a label,
+# a typo of one name, an unknown term, and text that is markup.
+POST = (
+    "Per [[surge]] and [[card ability]], a [[Stunned]] hero… see [[dash@1.2]], [[Dash@v1.4.0]], [[dash@9.9]],\n"
+    '[[guard|the <b>guard</b> & "keyword"]], [[Villanous]], [[no <i>such</i> term]]\n'
+    "<script>alert('x')</script> [[ Surge ]]"
+)
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html", "bbcode"])
+def test_the_exported_linkify_answers_as_the_server_from_disk(page, exported_site, store, fmt):
+    """The exported link page links a post in the browser exactly as the server's linkify does."""
+    from rulings.graph.linkify import linkify
+
+    game = store.game("marvel-champions")
+    expected = linkify(store, game, POST, fmt, "http://localhost")  # the export's base URL (rulings export's default)
+    assert [link["term"] for link in expected["links"]] == [
+        "Surge", "Ability", "Status Cards", "Dash (Value)", "Dash (Value)", "Guard", "Villainous", "Surge"
+    ]  # fmt: skip
+    assert expected["unresolved"] == ["[[dash@9.9]]", "[[no <i>such</i> term]]"]
+    page.goto((exported_site / "marvel-champions" / "link" / "index.html").as_uri())
+    expect(page.locator("section.linked")).to_be_hidden()
+    page.fill("#text", POST)
+    page.select_option("#format", fmt)
+    page.click("form.linkify button[type=submit]")
+    expect(page.locator("section.linked")).to_be_visible()
+    assert page.input_value("#linked") == expected["text"]
+    expect(page.locator(".unresolved")).to_have_text("Not found: " + ", ".join(expected["unresolved"]))
+    expect(page.locator(".truncated")).to_be_hidden()
+    assert page.locator("section.linked b, section.linked i, section.linked script").count() == 0  # shown as text
+    assert page.url.endswith("/marvel-champions/link/index.html")  # linked in the page, no request made
+
+
+def test_the_exported_linkify_folds_names_as_the_server_does(page, exported_site):
+    """Every character of the Basic Multilingual Plane inside a name gives the name key and slug Python gives."""
+    import unicodedata
+
+    from rulings.text import name_key, slugify
+
+    page.goto((exported_site / "marvel-champions" / "link" / "index.html").as_uri())
+    chars = [chr(c) for c in range(0x10000) if unicodedata.category(chr(c)) not in ("Cn", "Cs")]
+    names = [f"Wa{c}rd's 3{c}" for c in chars] + ["Æmber “Cards”", "STARICON", "Mœbius Straße", "-1/+1 Counters"]
+    keys, slugs = page.evaluate(
+        "names => [names.map(window.rulingsLinkify.nameKey), names.map(window.rulingsLinkify.slugify)]", names
+    )
+    assert [n for n, k in zip(names, keys, strict=True) if k != name_key(n)] == []
+    assert [n for n, s in zip(names, slugs, strict=True) if s != slugify(n)] == []
+
+
+def test_the_exported_linkify_cuts_a_long_post_where_the_server_does(page, exported_site, client):
+    """The server links the first 20,000 characters (code points: an emoji is one) and says so."""
+    post = "\U0001f600" * 10 + "x" * (20_000 - 10 - len("[[surge]]")) + "[[surge]] [[guard]]"
+    expected = client.post("/api/marvel-champions/linkify", json={"text": post}).get_json()
+    assert expected["truncated"] and expected["text"].endswith("(http://localhost/marvel-champions/terms/surge)")
+    page.goto((exported_site / "marvel-champions" / "link" / "index.html").as_uri())
+    page.fill("#text", post)
+    page.click("form.linkify button[type=submit]")
+    expect(page.locator(".truncated")).to_be_visible()
+    assert page.input_value("#linked") == expected["text"]
+
+
+def test_the_exported_linkify_links_a_post_given_in_its_address(page, exported_site, store):
+    from rulings.graph.linkify import linkify
+
+    text = "[[Villanous]] or [[keywords]]"
+    expected = linkify(store, store.game("marvel-champions"), text, "bbcode", "http://localhost")
+    link = exported_site / "marvel-champions" / "link" / "index.html"
+    page.goto(link.as_uri() + "?text=%5B%5BVillanous%5D%5D+or+%5B%5Bkeywords%5D%5D&format=BBCode")
+    expect(page.locator("#linked")).to_have_value(expected["text"])
+    expect(page.locator(".unresolved")).to_be_hidden()
+
+
+@pytest.mark.parametrize("slug", ["marvel-champions", "vs-system-2pcg", "sentinels-of-the-multiverse"])
+def test_the_exported_linkify_takes_every_name_and_typo_as_the_server(page, exported_site, store, slug):
+    """Each name of a game, as written and with a letter dropped or two swapped (near misses, ambiguous
+    ones, none), linked in the browser: the same text, links, notes and unresolved mentions as the server's."""
+    from rulings.graph.linkify import linkify
+
+    game = store.game(slug)
+    names = every_name(store, game)
+    dropped = [n[: len(n) // 2] + n[len(n) // 2 + 1 :] for n in names]
+    swapped = [n[:2] + n[3] + n[2] + n[4:] for n in names if len(n) > 4]
+    post = "\n".join(f"[[{n}]] [[{d}]] [[{d}|{n}]]" for n, d in zip(names, dropped, strict=True))
+    post += "\n" + " ".join(f"[[{s}@latest]]" for s in swapped)
+    expected = linkify(store, game, post, "markdown", "http://localhost")
+    assert sum("note" in link for link in expected["links"]) > 20 and len(expected["unresolved"]) > 20
+    page.goto((exported_site / slug / "link" / "index.html").as_uri())
+    answer = page.evaluate("post => window.rulingsLinkify.linkify(post, 'markdown', 'http://localhost')", post)
+    assert answer == expected

@@ -5,6 +5,8 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
+from .conftest import every_name
+
 HREF = re.compile(r'\s(?:href|src)="(?![a-z]+:)([^"#?]+)[^"]*"')  # relative links (no scheme)
 
 
@@ -61,3 +63,40 @@ def test_a_games_search_index_holds_whole_texts_and_sub_definitions(exported_sit
     assert (exported_site / attack["url"]).is_file()
     assert "Enemy Attacks" in attack["names"]  # its earlier name finds it too
     assert {d["kind"] for d in docs} == {"term", "subdefinition", "section", "ruling"}
+
+
+def link_names(site: Path, game: str) -> dict:
+    text = (site / game / "link" / "names.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix("window.RULINGS_LINK_NAMES = ").rstrip().removesuffix(";"))
+
+
+def test_a_games_link_page_has_the_names_linkify_needs(exported_site: Path, store):
+    """Every name, alias, spelling and sub-definition of a game leads where the server's find_term leads;
+    every slug too; each version's link is the URL builder's. Loaded by the game's link page only."""
+    from rulings.text import name_key
+    from rulings.urls import urls
+
+    for game in store.games():
+        data = link_names(exported_site, game.slug)
+        assert len(json.dumps(data)) < 64_000  # small: one game's names, no texts
+        names = every_name(store, game)
+        assert len(names) > 100
+        for name in names:
+            term, anchor = store.find_term(game, name)
+            found = data["names"][name_key(name)]
+            index, found_anchor = found if isinstance(found, list) else (found, None)
+            assert (data["terms"][index][1], found_anchor) == (term.slug, anchor), name
+        for slug, index in data["slugs"].items():
+            assert store.term_by_slug(game, slug)[0].slug == data["terms"][index][1]
+        assert {key for key, _ in data["typos"]} == {key for key, _ in store.name_keys(game)}
+        assert data["versions"] == [[v.label, urls.term(game.slug, "{slug}", v.label)] for v in store.versions(game)]
+        assert data["url"] == urls.term(game.slug, "{slug}")
+    marvel = link_names(exported_site, "marvel-champions")
+    stunned = marvel["names"]["stunned"]  # a sub-definition: its entry and anchor
+    assert (marvel["terms"][stunned[0]][1], stunned[1]) == ("status-cards", "stunned")
+    loading = sorted(
+        page.relative_to(exported_site).as_posix()
+        for page in exported_site.rglob("*.html")
+        if "names.js" in page.read_text(encoding="utf-8")
+    )
+    assert loading == [f"{game.slug}/link/index.html" for game in store.games()]

@@ -20,6 +20,7 @@ def test_every_builder_url_is_the_url_for_of_its_route(app):
         (urls.ruling("sotm", "ra-flame-barrier"), "site.ruling", {"game": "sotm", "slug": "ra-flame-barrier"}),
         (urls.card("vss", "moon-knight"), "site.card", {"game": "vss", "slug": "moon-knight"}),
         (urls.feed("mc"), "site.feed", {"game": "mc"}),
+        (urls.link("mc"), "site.link", {"game": "mc"}),
     ]
     adapter = app.url_map.bind("localhost")
     with app.test_request_context():

@@ -248,7 +248,14 @@ def link():
     text, fmt = linkify_args()
     result = views.linkify_view(text, fmt) if text else None
     return render_template(
-        "link.html", game=game(), text=text, fmt=fmt, result=result, formats=FORMATS, limit=views.MAX_LINKIFY_CHARS
+        "link.html",
+        game=game(),
+        text=text,
+        fmt=fmt,
+        result=result,
+        formats=FORMATS,
+        limit=views.MAX_LINKIFY_CHARS,
+        base=base_url(),
     )
 
 
