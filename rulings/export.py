@@ -137,10 +137,10 @@ def write_search_index(store: Store, target: Path) -> None:
 def link_names(store: Store, game: Game) -> dict:
     """What the exported linkify page resolves ``[[mentions]]`` with, as the server's linkify does.
 
-    ``names``: every name key -> the term index (or [index, anchor] for a sub-definition), as
-    ``Store.find_term`` resolves it; ``slugs``: every slug of a term; ``typos``: the (key, term) pairs a
-    near miss is looked for among (``answers.near_miss``); ``versions``: each label with its URL; ``fold``:
-    the character tables of ``text.fold``. URLs are paths with ``{slug}`` for the term's slug.
+    ``terms``: [name, slug] of every term; ``names``: every name key -> the term's index (or [index, anchor]
+    for a sub-definition), as ``Store.find_term`` resolves it; ``slugs``: the other slugs that lead to a term;
+    ``typos``: the (key, term) pairs a near miss is looked for among (``answers.near_miss``); ``versions``:
+    each label with its URL; ``fold``: the character tables of ``text.fold``. URLs are paths with ``{slug}``.
     """
     names, slugs, typos = store.name_table(game), store.slug_table(game), sorted(store.name_keys(game))
     ids = sorted({term_id for term_id, _ in names.values()} | set(slugs.values()) | {term_id for _, term_id in typos})
@@ -150,7 +150,7 @@ def link_names(store: Store, game: Game) -> dict:
         "game": game.slug,
         "terms": [[term.name, term.slug] for term in terms],
         "names": {key: [index[t], anchor] if anchor else index[t] for key, (t, anchor) in names.items()},
-        "slugs": {slug: index[t] for slug, t in slugs.items()},
+        "slugs": {slug: index[t] for slug, t in slugs.items() if slug != terms[index[t]].slug},
         "typos": [[key, index[t]] for key, t in typos],
         "url": urls.term(game.slug, "{slug}"),
         "versions": [[v.label, urls.term(game.slug, "{slug}", v.label)] for v in store.versions(game)],

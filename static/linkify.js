@@ -4,7 +4,8 @@
 // Output goes into the page as text only (textContent, value), never as HTML.
 (function () {
   "use strict";
-  var data = window.RULINGS_LINK_NAMES;
+  var data = window.RULINGS_LINK_NAMES, ownSlugs = {};
+  if (data) { data.terms.forEach(function (term, i) { ownSlugs[term[1]] = i; }); }
   var MENTION = /\[\[([^\[\]|@\n]{1,80})(?:@([^\[\]|\n]{1,20}))?(?:\|([^\[\]\n]{1,80}))?\]\]/gu;
   var FORMATS = ["markdown", "bbcode", "html"];
   var NEAR = 0.85, CLEAR = 0.05;  // graph/answers.py: how close a typo is to the one name it misses
@@ -57,7 +58,8 @@
       var found = data.names[key];
       return Array.isArray(found) ? { term: found[0], anchor: found[1] } : { term: found, anchor: null };
     }
-    slug = slugify(name);
+    slug = slugify(name);  // Store.term_by_slug: a term's own slug, then the others that lead to one
+    if (has(ownSlugs, slug)) { return { term: ownSlugs[slug], anchor: null }; }
     return has(data.slugs, slug) ? { term: data.slugs[slug], anchor: null } : null;
   }
 

@@ -284,7 +284,8 @@ def test_the_exported_linkify_links_a_post_given_in_its_address(page, exported_s
 @pytest.mark.parametrize("slug", ["marvel-champions", "vs-system-2pcg", "sentinels-of-the-multiverse"])
 def test_the_exported_linkify_takes_every_name_and_typo_as_the_server(page, exported_site, store, slug):
     """Each name of a game, as written and with a letter dropped or two swapped (near misses, ambiguous
-    ones, none), linked in the browser: the same text, links, notes and unresolved mentions as the server's."""
+    ones, none), and each slug, linked in the browser: the same text, links, notes and unresolved mentions
+    as the server's."""
     from rulings.graph.linkify import linkify
 
     game = store.game(slug)
@@ -293,6 +294,7 @@ def test_the_exported_linkify_takes_every_name_and_typo_as_the_server(page, expo
     swapped = [n[:2] + n[3] + n[2] + n[4:] for n in names if len(n) > 4]
     post = "\n".join(f"[[{n}]] [[{d}]] [[{d}|{n}]]" for n, d in zip(names, dropped, strict=True))
     post += "\n" + " ".join(f"[[{s}@latest]]" for s in swapped)
+    post += "\n" + " ".join(f"[[{slug}]]" for slug in store.slug_table(game))  # "[[star-icon]]", former slugs
     expected = linkify(store, game, post, "markdown", "http://localhost")
     assert sum("note" in link for link in expected["links"]) > 20 and len(expected["unresolved"]) > 20
     page.goto((exported_site / slug / "link" / "index.html").as_uri())
