@@ -53,6 +53,8 @@ An attack against a keeper in alter-ego form is resolved the same way as any oth
 **Keeper Phase**: The phase in which every keeper takes a turn, in seating order.
 
 **Lantern**: Each lantern card lights two spaces of the board.
+
+**Nemesis**: The one enemy sworn against a keeper; it attacks no other keeper.
 """
 
 MANIFEST = """[game]
@@ -140,6 +142,35 @@ def test_play_lexicon_reaches_the_rules_word_but_never_outranks_it(searcher):
     assert top(searcher, "what happens when my keeper dies").title == "Defeated"
     assert top(searcher, "can my ally block").title == "Defend"
     assert top(searcher, "defeated").title == "Defeated"  # the word itself first
+
+
+def test_a_negated_phrase_means_what_it_stands_for(searcher):
+    """ "nobody defends" asks about undefended attacks, not about defending (the lexicon's "nobody defend")."""
+    plan = searcher.plan("i didnt defend", game="lantern-keep")
+    assert [w.stem for w in plan.telling] == ["undefend"]
+    assert plan.telling[0].alternatives == {"defend": query_module.SYNONYM_WEIGHT}  # the word typed, below it
+    for typed in ("nobody defends", "no one defends", "i didnt defend how much damage do i take"):
+        hit = top(searcher, typed)
+        assert hit.title == "Attack" and hit.url.endswith("#p-if-no-one-defends"), typed
+
+
+def test_a_phrase_no_text_says_is_searched_as_one_idea(searcher):
+    """ "arch enemy": no text says it, so "arch" is not a word to find and "nemesis" stands in for the phrase."""
+    plan = searcher.plan("my arch enemy attacks", game="lantern-keep")
+    assert [w.stem for w in plan.words] == ["enemi", "attack"]
+    assert plan.words[0].alternatives == {"nemesi": query_module.IDIOM_WEIGHT}
+    assert top(searcher, "arch enemy").title == "Nemesis"
+    # a phrase the texts do say is searched as typed, what it stands for below it like any synonym
+    same_time = searcher.plan("two attacks at the same time", game="lantern-keep")
+    assert {"sam", "tim"} <= {w.stem for w in same_time.words}
+
+
+def test_a_phrase_of_question_words_is_a_word_of_its_own_that_counts_for_little(searcher):
+    plan = searcher.plan("do i have to discard", game="lantern-keep")
+    must = next(w for w in plan.words if w.stem == "must")
+    discard = next(w for w in plan.words if w.stem == "discard")
+    assert must.weight < 1.0 and must not in plan.telling and "must" not in discard.alternatives
+    assert top(searcher, "do i have to discard").title == "Hand Size"
 
 
 def test_a_games_vocabulary_from_its_manifest(searcher):

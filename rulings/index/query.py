@@ -19,7 +19,7 @@ from itertools import pairwise
 from whoosh import query as Q
 
 from .lexicon import Synonyms
-from .schema import QUESTION_WORDS, family_stem
+from .schema import QUESTION_WORDS, family_stem, light_stem
 
 # The cost model's limits (see module docstring). Postings are what a clause costs Whoosh to walk.
 MAX_WORDS = 10  # distinct words searched (the most telling ones when a query has more)
@@ -45,9 +45,11 @@ def fields_of(form: str, words: tuple[str, ...] = ("title", "names", "body")) ->
 
 
 QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
+NEGATIONS = frozenset(light_stem(w) for w in ("not", "no", "nobody", "never", "without"))  # "not defend": "undefended"
 SYNONYM_WEIGHT = 0.45
 FAMILY_WEIGHT = 0.35
 STAND_IN_WEIGHT = 0.9  # an alternative of a word the index does not have ("sac", "sick"): it stands in for it
+IDIOM_WEIGHT = 0.8  # what a phrase of the lexicon stands for ("same time": "simultaneous")
 PAIR_WEIGHT = 1.5
 PHRASE_WEIGHT = 2.0
 
@@ -121,8 +123,13 @@ class Planner:
             keep = set(sorted(words, key=lambda s: (words[s].weight < 1.0, self.df("body", s)))[:MAX_WORDS])
             words = {s: w for s, w in words.items() if s in keep}
         self.add_alternatives(words, every)
-        pairs = list(dict.fromkeys(f"{a}_{b}" for a, b in pairwise(stems) if a in words and b in words))
+        pairs = list(dict.fromkeys(f"{a}_{b}" for a, b in pairwise(stems) if self.as_typed(words, a, b)))
         return list(words.values()), pairs[:MAX_PAIRS], phrases
+
+    @staticmethod
+    def as_typed(words: dict[str, Word], *stems: str) -> bool:
+        """The stems are query words searched as typed (not a negated word searched as its opposite)."""
+        return all(s in words and words[s].stem == s for s in stems)
 
     def split_compounds(self, stems: list[str]) -> list[str]:
         """A word the index does not know, typed as two it knows side by side ("alterego"), is split."""
@@ -141,7 +148,11 @@ class Planner:
 
     def add_alternatives(self, words: dict[str, Word], every: list[str]) -> None:
         budget = MAX_ALTERNATIVES
+        idioms: dict[tuple[str, ...], list[str]] = {}
         for key, phrase in self.synonyms.expand(every):
+            if len(key) > 1:
+                idioms.setdefault(key, []).append(phrase)
+                continue
             targets = [words[k] for k in key if k in words] or [w for w in words.values() if w.weight >= 1.0][:1]
             for stem in self.phrase_forms(phrase):
                 if budget and targets and stem not in words and self.known(stem):
@@ -149,6 +160,9 @@ class Planner:
                     if stem not in target.alternatives:
                         target.alternatives[stem] = SYNONYM_WEIGHT * target.weight
                         budget -= 1
+        for key, phrases in idioms.items():
+            forms = [s for p in phrases for s in self.phrase_forms(p) if self.known(s)]
+            budget = self.add_idiom(words, key, list(dict.fromkeys(forms))[:budget], budget)
         for word in words.values():
             for stem in self.family(word.stem):
                 if budget and stem not in words and stem not in word.alternatives:
@@ -158,6 +172,42 @@ class Planner:
             # No text has the word itself, so its alternatives cannot outrank it: they stand in for it.
             if word.alternatives and not self.known(word.stem):
                 word.alternatives = {s: STAND_IN_WEIGHT * word.weight for s in word.alternatives}
+
+    def add_idiom(self, words: dict[str, Word], key: tuple[str, ...], forms: list[str], budget: int) -> int:
+        """A phrase of the lexicon ("arch enemy", "not defend", "have to", "same time") and what it stands for.
+
+        ``forms``: what it stands for, as indexed. A negated phrase ("didn't defend") means its
+        alternative ("undefended") more than its own word. A phrase of question words only
+        ("have to") is a word of its own that counts for little, and never for coverage. A phrase
+        no text says ("arch enemy") is one idea: its words are searched as its last one, what it
+        stands for nearly as much (the stand-in rule, for a phrase). A phrase the texts do say
+        ("same time") is searched as typed, what it stands for below it, like any synonym.
+        """
+        typed = [k for k in key if k in words and words[k].weight >= 1.0 and k not in NEGATIONS]
+        forms = [f for f in forms if f not in words]
+        if not forms:
+            return budget
+        if not typed:
+            alternatives = dict.fromkeys(forms[1:], SYNONYM_WEIGHT)
+            words.setdefault(f"({' '.join(key)})", Word(forms[0], SYNONYM_WEIGHT, alternatives))
+            return budget - len(forms)
+        holder = words[typed[-1]]
+        weight = SYNONYM_WEIGHT
+        if holder.stem == typed[-1] and any(k in NEGATIONS for k in key):  # "not defend" means "undefended"
+            for stem in key:
+                if stem != typed[-1]:
+                    words.pop(stem, None)  # the rest of the phrase: "no one", "nobody"
+            own = holder.stem
+            holder.stem, forms = forms[0], forms[1:]
+            holder.alternatives = {own: SYNONYM_WEIGHT * holder.weight, **holder.alternatives}
+        elif not self.known("_".join(typed[-2:])):
+            for stem in typed[:-1]:
+                words.pop(stem, None)  # part of a phrase no text says: searched as the phrase
+            weight = IDIOM_WEIGHT
+        for stem in forms:
+            if stem != holder.stem and stem not in holder.alternatives:
+                holder.alternatives[stem] = weight * holder.weight
+        return budget - len(forms)
 
     def phrase_forms(self, phrase: str) -> list[str]:
         """How a rules phrase is searched: a word as itself, words side by side as their pairs ("hit_point").
@@ -210,7 +260,7 @@ class Planner:
         if len(common) == len(words):
             common = set()
         for word in words:
-            for fieldname in self.FIELDS if word.stem not in common else ("title", "names"):
+            for fieldname in fields_of(word.stem, self.FIELDS if word.stem not in common else ("title", "names")):
                 offer(0 if fieldname in ("title", "names") else 1, fieldname, word.stem, word.weight)
             for stem, weight in word.alternatives.items():
                 for fieldname in fields_of(stem, self.ALTERNATIVE_FIELDS):
