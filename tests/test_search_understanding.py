@@ -173,6 +173,14 @@ def test_a_phrase_of_question_words_is_a_word_of_its_own_that_counts_for_little(
     assert top(searcher, "do i have to discard").title == "Hand Size"
 
 
+def test_filler_words_weigh_little_and_decide_nothing(searcher):
+    plan = searcher.plan("same keeper defends each round", game="lantern-keep")
+    weights = {w.stem: w.weight for w in plan.words}
+    assert weights["sam"] == weights["each"] == query_module.FILLER_WEIGHT and weights["keeper"] == 1.0
+    # "the same way as any other attack" does not outweigh "each keeper may defend once per round"
+    assert top(searcher, "same keeper defends each round").title == "Defend"
+
+
 def test_a_games_vocabulary_from_its_manifest(searcher):
     assert top(searcher, "tank").title == "Guard"
     assert searcher.search("tank", game="lantern-keep").hits[0].snippet  # found, with a snippet

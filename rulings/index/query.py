@@ -19,7 +19,7 @@ from itertools import pairwise
 from whoosh import query as Q
 
 from .lexicon import Synonyms
-from .schema import QUESTION_WORDS, family_stem, light_stem
+from .schema import FILLER_WORDS, QUESTION_WORDS, family_stem, light_stem
 
 # The cost model's limits (see module docstring). Postings are what a clause costs Whoosh to walk.
 MAX_WORDS = 10  # distinct words searched (the most telling ones when a query has more)
@@ -45,6 +45,8 @@ def fields_of(form: str, words: tuple[str, ...] = ("title", "names", "body")) ->
 
 
 QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
+FILLER_WEIGHT = 0.5  # a word that narrows down nothing on its own ("other", "same", "each")
+FILLER_STEMS = frozenset(light_stem(w) for w in FILLER_WORDS)
 NEGATIONS = frozenset(light_stem(w) for w in ("not", "no", "nobody", "never", "without"))  # "not defend": "undefended"
 SYNONYM_WEIGHT = 0.45
 FAMILY_WEIGHT = 0.35
@@ -79,8 +81,8 @@ class Plan:
 
     @property
     def telling(self) -> list[Word]:
-        """The words an answer should contain (question words excepted)."""
-        return [w for w in self.words if w.weight >= 1.0] or self.words
+        """The words an answer should contain (question words excepted; filler words count for less)."""
+        return [w for w in self.words if w.weight >= FILLER_WEIGHT] or self.words
 
     def query(self) -> Q.Query | None:
         if not self.clauses:
@@ -117,7 +119,7 @@ class Planner:
         words: dict[str, Word] = {}
         for stem in stems:
             if stem not in words:
-                words[stem] = Word(stem, QUESTION_WEIGHT if stem in QUESTION_WORDS else 1.0)
+                words[stem] = Word(stem, self.weight(stem))
         words = dict(list(words.items())[: MAX_WORDS * 3])
         if len(words) > MAX_WORDS:  # the most telling words, kept in the order typed
             keep = set(sorted(words, key=lambda s: (words[s].weight < 1.0, self.df("body", s)))[:MAX_WORDS])
@@ -130,6 +132,11 @@ class Planner:
     def as_typed(words: dict[str, Word], *stems: str) -> bool:
         """The stems are query words searched as typed (not a negated word searched as its opposite)."""
         return all(s in words and words[s].stem == s for s in stems)
+
+    @staticmethod
+    def weight(stem: str) -> float:
+        """What a typed word counts for: a question word little, a filler word less than a word that tells."""
+        return QUESTION_WEIGHT if stem in QUESTION_WORDS else FILLER_WEIGHT if stem in FILLER_STEMS else 1.0
 
     def split_compounds(self, stems: list[str]) -> list[str]:
         """A word the index does not know, typed as two it knows side by side ("alterego"), is split."""

@@ -79,6 +79,13 @@ QUESTION_WORDS = frozenset(STOP_WORDS) | {
     "her",
     "our",
 }
+# Words a question is full of that narrow down nothing on their own ("the *other* players", "*each* turn"):
+# indexed like any word (rules text uses them in phrases: "same name", "each player") but weighed little
+# in a query, and never what an answer must contain.
+FILLER_WORDS = frozenset(
+    {"other", "another", "some", "any", "all", "each", "every", "both", "same", "such", "own"}
+    | {"thing", "things", "way", "ways", "whole", "lot", "lots", "kind", "sort", "actually", "exactly", "mean", "about"}
+)
 TOKENS = r"[\w+]+(?:['\u2019][\w+]+)*"  # hyphens and slashes separate words
 CLITICS = ("s", "d", "ll", "re", "ve", "m")
 

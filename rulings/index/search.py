@@ -440,7 +440,7 @@ class Searcher:
             if df == 0:
                 unseen += math.log(1 + total)
             elif df <= common_limit(total):
-                wanted[word.stem] = (word.forms, math.log(1 + total / df))
+                wanted[word.stem] = (word.forms, math.log(1 + total / df) * min(word.weight, 1.0))
         return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen
 
     @staticmethod
