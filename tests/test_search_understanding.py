@@ -142,6 +142,7 @@ def test_play_lexicon_reaches_the_rules_word_but_never_outranks_it(searcher):
     assert top(searcher, "what happens when my keeper dies").title == "Defeated"
     assert top(searcher, "can my ally block").title == "Defend"
     assert top(searcher, "defeated").title == "Defeated"  # the word itself first
+    assert top(searcher, "what if my keeper gets beat").title == "Defeated"  # "beat": defeat
 
 
 def test_a_negated_phrase_means_what_it_stands_for(searcher):
