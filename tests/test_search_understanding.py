@@ -178,6 +178,10 @@ def test_filler_words_weigh_little_and_decide_nothing(searcher):
     plan = searcher.plan("same keeper defends each round", game="lantern-keep")
     weights = {w.stem: w.weight for w in plan.words}
     assert weights["sam"] == weights["each"] == query_module.FILLER_WEIGHT and weights["keeper"] == 1.0
+    pairs = searcher.plan("each keeper defends", game="lantern-keep").clauses
+    boosts = {c.text: c.boost for c in pairs if c.fieldname == "pairs"}
+    assert boosts["keeper_defend"] == query_module.PAIR_WEIGHT  # a pair weighs as its weaker word
+    assert boosts["each_keeper"] == query_module.PAIR_WEIGHT * query_module.FILLER_WEIGHT
     # "the same way as any other attack" does not outweigh "each keeper may defend once per round"
     assert top(searcher, "same keeper defends each round").title == "Defend"
 

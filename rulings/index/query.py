@@ -272,8 +272,9 @@ class Planner:
             for stem, weight in word.alternatives.items():
                 for fieldname in fields_of(stem, self.ALTERNATIVE_FIELDS):
                     offer(2, fieldname, stem, weight)
-        for pair in pairs:
-            offer(1, "pairs", pair, PAIR_WEIGHT)
+        weights = {w.stem: w.weight for w in words}
+        for pair in pairs:  # a pair tells as much as its weaker word ("the other players": little)
+            offer(1, "pairs", pair, PAIR_WEIGHT * min(weights.get(s, 1.0) for s in pair.split("_")))
         for phrase in phrases:
             postings = min(self.df("body", w) for w in phrase)
             for fieldname in ("title", "body"):
