@@ -55,6 +55,8 @@ An attack against a keeper in alter-ego form is resolved the same way as any oth
 **Lantern**: Each lantern card lights two spaces of the board.
 
 **Nemesis**: The one enemy sworn against a keeper; it attacks no other keeper.
+
+**Watchtower**: A keeper in a watchtower sees every space of the board.
 """
 
 MANIFEST = """[game]
@@ -127,6 +129,14 @@ def test_spaced_hyphenated_and_run_together_compounds_meet(searcher):
         titles = [h.title for h in hits]
         assert "Alter-Ego" in titles[:2], (typed, titles)
         assert titles.index("Alter-Ego") < (titles.index("Alteration Effect") if "Alteration Effect" in titles else 99)
+
+
+def test_one_word_typed_as_two_is_joined_when_no_text_has_the_two_side_by_side(searcher):
+    plan = searcher.plan("can a keeper in a watch tower see the board", game="lantern-keep")
+    assert "watchtower" in [w.stem for w in plan.words] and "tower" not in [w.stem for w in plan.words]
+    assert top(searcher, "watch tower keeper").title == "Watchtower"
+    # two words the texts do write side by side stay two ("hand size" is not "handsize")
+    assert [w.stem for w in searcher.plan("hand size", game="lantern-keep").words] == ["hand", "siz"]
 
 
 def test_question_words_do_not_decide(searcher):

@@ -19,7 +19,7 @@ from itertools import pairwise
 from whoosh import query as Q
 
 from .lexicon import Synonyms
-from .schema import FILLER_WORDS, QUESTION_WORDS, family_stem, light_stem
+from .schema import FILLER_WORDS, QUESTION_WORDS, TOKENS, family_stem, light_stem, normal_word
 
 # The cost model's limits (see module docstring). Postings are what a clause costs Whoosh to walk.
 MAX_WORDS = 10  # distinct words searched (the most telling ones when a query has more)
@@ -114,7 +114,7 @@ class Planner:
         quoted = [self.tokens(p)[:MAX_PHRASE_WORDS] for p in re.findall(r'"([^"]+)"', text)]
         phrases = [p for p in quoted if len(p) > 1][:MAX_PHRASES]
         plain = text.replace('"', " ")
-        stems = self.split_compounds(self.tokens(plain))
+        stems = self.join_compounds(self.split_compounds(self.tokens(plain)), plain)
         every = self.words(plain)  # with question words: "not defend" is a lexicon key
         words: dict[str, Word] = {}
         for stem in stems:
@@ -152,6 +152,22 @@ class Planner:
                     continue
             out.append(stem)
         return out
+
+    def join_compounds(self, stems: list[str], plain: str) -> list[str]:
+        """Two words no text has side by side, typed apart, that the index knows as one ("planes walker")
+        are that one word."""
+        typed = [normal_word(w.lower()) for w in re.findall(TOKENS, plain)]
+        for a, b in pairwise(typed):
+            first, second = light_stem(a), light_stem(b)
+            joined = light_stem(a + b)
+            if not (a + b).isalpha() or len(a + b) < 6 or first == second:
+                continue
+            for i in range(len(stems) - 1):
+                if stems[i] == first and stems[i + 1] == second:
+                    if self.known(joined) and not self.known(f"{first}_{second}"):
+                        stems[i : i + 2] = [joined]
+                    break
+        return stems
 
     def add_alternatives(self, words: dict[str, Word], every: list[str]) -> None:
         budget = MAX_ALTERNATIVES
