@@ -269,6 +269,27 @@ def test_term_at_a_time_scores_are_whooshs_own(searcher):
             assert [f.score for f in ours.found] == pytest.approx([h.score for h in theirs])
 
 
+def test_remembered_frequencies_and_stored_fields_are_whooshs_own(searcher, monkeypatch):
+    """Builds never change: document frequencies and stored fields are read once and kept (bounded)."""
+    from rulings.index import topdocs
+
+    monkeypatch.setattr(topdocs, "STORED_KEPT", 3)
+    monkeypatch.setattr(topdocs, "FREQUENCIES_KEPT", 4)
+    kept = TermScores()
+    with searcher.lend():
+        whoosh = searcher.current_searcher
+        reader = whoosh.reader()
+        for fieldname, text in [("body", "keeper"), ("title", "guard"), ("pairs", "hand_siz"), ("body", "xyzzy")] * 2:
+            assert kept.doc_frequency(reader, "MAIN", fieldname, text) == reader.doc_frequency(fieldname, text)
+        assert len(kept._frequencies) <= 4
+        for docnum in range(min(reader.doc_count(), 6)):
+            assert kept.stored_fields(whoosh, "MAIN", docnum) == whoosh.stored_fields(docnum)
+        assert len(kept._stored) == 3
+    for query in ("who takes the damage if nobody defends", "keep 7 cards in hand"):  # the same answers, kept or not
+        first = [(h.title, h.url, h.score) for h in searcher.search(query, game="lantern-keep").hits]
+        assert first == [(h.title, h.url, h.score) for h in searcher.search(query, game="lantern-keep").hits]
+
+
 def test_a_word_no_text_has_is_stood_in_for_by_its_alternatives(searcher):
     plan = searcher.plan("keeper with no hp", game="lantern-keep")
     hp = next(w for w in plan.words if w.stem == "hp")

@@ -96,15 +96,14 @@ class Planner:
     FIELDS = ("title", "names", "context", "body")
     ALTERNATIVE_FIELDS = ("title", "body")
 
-    def __init__(self, reader, tokens, words, synonyms: Synonyms):
-        """``tokens``: the index analyzer (question words dropped); ``words``: every word, analysed."""
+    def __init__(self, reader, tokens, words, synonyms: Synonyms, frequency=None):
+        """``tokens``: the index analyzer (question words dropped); ``words``: every word, analysed;
+        ``frequency(field, term)``: the reader's document frequencies, remembered (the searcher's)."""
         self.reader = reader
         self.tokens = tokens
         self.words = words
         self.synonyms = synonyms
-
-    def df(self, fieldname: str, term: str) -> int:
-        return self.reader.doc_frequency(fieldname, term)
+        self.df = frequency or reader.doc_frequency
 
     def known(self, term: str) -> bool:
         return any(self.df(f, term) for f in fields_of(term))

@@ -256,7 +256,12 @@ class Searcher:
     def planner(self, game: str | None = None) -> Planner:
         """A query planner over the held searcher's reader (call it within ``lend``)."""
         synonyms = self.synonyms.get(game, self.general_synonyms) if game else self.synonyms[None]
-        return Planner(self.current_searcher.reader(), self.tokens, self.words, synonyms)
+        reader = self.current_searcher.reader()
+        return Planner(reader, self.tokens, self.words, synonyms, lambda f, t: self.df(reader, f, t))
+
+    def df(self, reader, fieldname: str, text: str, index: str | None = None) -> int:
+        """Documents with the term in the field (of the current index unless ``index`` names another), remembered."""
+        return self.term_scores.doc_frequency(reader, index or self.ix.indexname, fieldname, text)
 
     @holding_searchers
     def build_query(self, text: str, broad: bool = False, game: str | None = None) -> Q.Query | None:
@@ -280,14 +285,13 @@ class Searcher:
         unknown = [
             w
             for w in dict.fromkeys(word.lower() for word in words)
-            if len(w) >= 5 and w.isalpha() and reader.doc_frequency("spell", w) == 0
+            if len(w) >= 5 and w.isalpha() and self.df(reader, "spell", w) == 0
         ]
         fixes: dict[str, str] = {}
         for lower in unknown[:MAX_CORRECTED]:
             allowed = 2 if len(lower) >= 8 else 1
             candidates = [
-                (edits(lower, c), -reader.doc_frequency("spell", c), c)
-                for c in self.spelling().within(lower, 2, prefix=1)
+                (edits(lower, c), -self.df(reader, "spell", c), c) for c in self.spelling().within(lower, 2, prefix=1)
             ]
             close = [c for c in candidates if c[0] <= allowed]
             if close:
@@ -357,13 +361,13 @@ class Searcher:
             done, _ = self.correct(done)
         reader = self.current_searcher.reader()
         typed = last.lower()
-        if typed.isalpha() and len(typed) >= 2 and reader.doc_frequency("spell", typed) == 0:
+        if typed.isalpha() and len(typed) >= 2 and self.df(reader, "spell", typed) == 0:
             found = []
             for n, term in enumerate(reader.expand_prefix("spell", typed)):
                 if n >= COMPLETION_SCAN:
                     break
                 word = term.decode() if isinstance(term, bytes) else term
-                found.append((reader.doc_frequency("spell", word), word))
+                found.append((self.df(reader, "spell", word), word))
             if found:
                 last = max(found)[1]
         return " ".join([*done, last])
@@ -436,7 +440,7 @@ class Searcher:
         total = max(reader.doc_count(), 1)
         wanted, unseen = {}, 0.0
         for word in plan.telling:
-            df = max(reader.doc_frequency(f, form) for form in word.forms for f in fields_of(form, ("title", "body")))
+            df = max(self.df(reader, f, form) for form in word.forms for f in fields_of(form, ("title", "body")))
             if df == 0:
                 unseen += math.log(1 + total)
             elif df <= common_limit(total):
@@ -503,7 +507,7 @@ class Searcher:
             searcher, walked, passage_top = group.source
             reader = searcher.reader()
             key = group.entry_fields["id"]
-            if not reader.doc_frequency("parent", key):
+            if not self.df(reader, "parent", key, walked.name):
                 continue
             docnums = [d for d in reader.postings("parent", key).all_ids() if d in walked.scores]
             if not docnums:
@@ -522,7 +526,10 @@ class Searcher:
                 for d in docnums
             )
             if answers > group.passage_score:
-                group.passage_score, group.best_fields = answers, searcher.stored_fields(-docnum)
+                group.passage_score, group.best_fields = (
+                    answers,
+                    self.term_scores.stored_fields(searcher, walked.name, -docnum),
+                )
 
     def _hit(self, group: _Group, pattern, version: str | None) -> Hit:
         shown = group.best_fields
@@ -595,7 +602,7 @@ class Searcher:
                     matched = walked.matched.get((fieldname, form))
                     if matched is not None:
                         found = matched.intersection(docs)
-                    elif reader.doc_frequency(fieldname, form):
+                    elif self.df(reader, fieldname, form, walked.name):
                         found = self.term_scores.contains(searcher, walked.name, fieldname, form, docs)
                     else:
                         continue

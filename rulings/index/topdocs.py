@@ -27,6 +27,8 @@ from .. import deadline
 CHECK_EVERY = 512  # postings walked between two looks at the request's time limit
 FILTERS_KEPT = 256  # filters' document sets remembered per index
 POSTINGS_KEPT = 2_000_000  # postings whose scores are kept, all terms together (about 24 MB)
+FREQUENCIES_KEPT = 200_000  # (field, word) document frequencies remembered (forgotten all at once past it)
+STORED_KEPT = 5_000  # documents' stored fields remembered, the most recently used
 
 
 @dataclass
@@ -86,6 +88,34 @@ class TermScores:
         self._kept: OrderedDict[tuple[str, str, str], tuple[array, array]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
+        self._frequencies: dict[tuple[str, str, str], int] = {}
+        self._stored: OrderedDict[tuple[str, int], dict] = OrderedDict()
+
+    def doc_frequency(self, reader, name: str, fieldname: str, text: str) -> int:
+        """The term's document frequency, remembered: Whoosh hashes its way through the term table for each."""
+        key = (name, fieldname, text)
+        found = self._frequencies.get(key)
+        if found is None:
+            found = reader.doc_frequency(fieldname, text)
+            if len(self._frequencies) >= FREQUENCIES_KEPT:
+                self._frequencies.clear()
+            self._frequencies[key] = found
+        return found
+
+    def stored_fields(self, searcher, name: str, docnum: int) -> dict:
+        """A document's stored fields (decompressed and unpickled once; callers must not change them)."""
+        key = (name, docnum)
+        with self._lock:
+            found = self._stored.get(key)
+            if found is not None:
+                self._stored.move_to_end(key)
+                return found
+        found = searcher.stored_fields(docnum)
+        with self._lock:
+            self._stored[key] = found
+            while len(self._stored) > STORED_KEPT:
+                self._stored.popitem(last=False)
+        return found
 
     def contains(self, searcher, name: str, fieldname: str, text: str, docnums: list[int]) -> list[int]:
         """Those of ``docnums`` (sorted) that contain the term."""
@@ -138,7 +168,7 @@ def top_documents(searcher, name: str, terms: TermScores, clauses: list[Q.Query]
         if deadline.expired():
             raise TimeLimit
         docs: list[int] = []
-        if allowed is not None and _skipping_pays(clause, searcher, allowed[0]):
+        if allowed is not None and _skipping_pays(clause, searcher, allowed[0], terms, name):
             walked = _walk_allowed(clause.matcher(searcher, context), allowed[0], scores, docs, walked)
         elif isinstance(clause, Q.Term):
             ids, term_scores = terms.get(searcher, name, clause.fieldname, clause.text)
@@ -161,13 +191,20 @@ def top_documents(searcher, name: str, terms: TermScores, clauses: list[Q.Query]
         if isinstance(clause, Q.Term):
             matched.setdefault((clause.fieldname, clause.text), set()).update(docs)
     best = heapq.nsmallest(size, scores.items(), key=lambda item: (-item[1], item[0]))
-    found = [Found(docnum, score, rank, searcher.stored_fields(docnum)) for rank, (docnum, score) in enumerate(best)]
+    found = [
+        Found(docnum, score, rank, terms.stored_fields(searcher, name, docnum))
+        for rank, (docnum, score) in enumerate(best)
+    ]
     return TopDocuments(name, found, scores, matched)
 
 
-def _skipping_pays(clause: Q.Query, searcher, allowed: list[int]) -> bool:
+def _skipping_pays(clause: Q.Query, searcher, allowed: list[int], terms: TermScores, name: str) -> bool:
     """Skip from allowed document to allowed document when there are far fewer of them than postings."""
-    return len(allowed) * 4 < clause.estimate_size(searcher.reader())
+    if isinstance(clause, Q.Term):
+        size = terms.doc_frequency(searcher.reader(), name, clause.fieldname, clause.text)
+    else:
+        size = clause.estimate_size(searcher.reader())
+    return len(allowed) * 4 < size
 
 
 def _walk_allowed(matcher, allowed: list[int], scores: dict[int, float], docs: list[int], walked: int) -> int:
