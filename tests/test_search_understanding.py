@@ -196,6 +196,21 @@ def test_filler_words_weigh_little_and_decide_nothing(searcher):
     assert top(searcher, "same keeper defends each round").title == "Defend"
 
 
+def test_lexicon_keys_that_analyse_alike_mean_alike():
+    """Keys are matched as analysed: "killed" is "kill". Two keys that analyse alike must mean the same
+    thing, or one's meaning lands on the other's word ("decked", run out of cards, on every "deck")."""
+    from rulings.index.lexicon import LEXICON
+    from rulings.index.schema import word_analyzer
+
+    analyse = word_analyzer()
+    meanings: dict[tuple, list[set]] = {}
+    for key, values in LEXICON.synonyms.items():
+        stems = {t.text for value in values for t in analyse(value)}
+        meanings.setdefault(tuple(t.text for t in analyse(key)), []).append(stems)
+    clashing = {key: found for key, found in meanings.items() if len(found) > 1 and not set.intersection(*found)}
+    assert not clashing
+
+
 def test_a_games_vocabulary_from_its_manifest(searcher):
     assert top(searcher, "tank").title == "Guard"
     assert searcher.search("tank", game="lantern-keep").hits[0].snippet  # found, with a snippet
