@@ -223,6 +223,12 @@ def test_a_close_typo_is_corrected(searcher):
     assert results.hits[0].title == "Guard"
 
 
+def test_another_inflection_of_a_known_word_is_not_a_typo(searcher):
+    # the texts say "defend", "defends", "attacked": "defending" and "attacking" are words, not misspellings
+    assert searcher.correct(["defending", "attacking", "keepers"]) == (["defending", "attacking", "keepers"], False)
+    assert searcher.correct(["keepr"]) == (["keeper"], True)  # a misspelling still is one
+
+
 def test_nonsense_is_not_corrected_into_results(searcher):
     results = searcher.search("xyzzyq plugh", game="lantern-keep")
     assert results.hits == [] and results.did_you_mean is None and results.message == "no matches"

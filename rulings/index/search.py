@@ -285,7 +285,7 @@ class Searcher:
         unknown = [
             w
             for w in dict.fromkeys(word.lower() for word in words)
-            if len(w) >= 5 and w.isalpha() and self.df(reader, "spell", w) == 0
+            if len(w) >= 5 and w.isalpha() and self.df(reader, "spell", w) == 0 and not self.inflection_known(reader, w)
         ]
         fixes: dict[str, str] = {}
         for lower in unknown[:MAX_CORRECTED]:
@@ -297,6 +297,10 @@ class Searcher:
             if close:
                 fixes[lower] = min(close)[2]
         return [fixes.get(word.lower(), word) for word in words], bool(fixes)
+
+    def inflection_known(self, reader, word: str) -> bool:
+        """The index has the word as another inflection ("tries": "try", "tried"): a word, not a typo."""
+        return any(self.df(reader, f, stem) for stem in self.tokens(word) for f in ("title", "body"))
 
     def spelling(self) -> SpellingWords:
         """The index's spellings in memory (read on the first correction; builds never change)."""
