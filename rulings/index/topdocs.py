@@ -27,8 +27,8 @@ from .. import deadline
 CHECK_EVERY = 512  # postings walked between two looks at the request's time limit
 FILTERS_KEPT = 256  # filters' document sets remembered per index
 POSTINGS_KEPT = 2_000_000  # postings whose scores are kept, all terms together (about 24 MB)
-FREQUENCIES_KEPT = 200_000  # (field, word) document frequencies remembered (forgotten all at once past it)
-STORED_KEPT = 5_000  # documents' stored fields remembered, the most recently used
+FREQUENCIES_KEPT = 100_000  # (field, word) document frequencies remembered (forgotten all at once past it; ~20 MB)
+STORED_KEPT = 5_000  # documents' stored fields remembered, the most recently used (~10 MB)
 
 
 @dataclass
