@@ -139,6 +139,37 @@ def test_one_word_typed_as_two_is_joined_when_no_text_has_the_two_side_by_side(s
     assert [w.stem for w in searcher.plan("hand size", game="lantern-keep").words] == ["hand", "siz"]
 
 
+def test_a_word_is_joined_only_where_the_game_searched_has_it(tmp_path):
+    """One index holds every game: "watch tower" is one word in the game that prints "watchtower", two
+    in a game that prints only "watch" and "tower" (and a lexicon phrase joined away, "arch enemy" as
+    "archenemy", is not searched again as a phrase of question words)."""
+    manifest = '[game]\nname = "{}"\n\n[[documents]]\nfile = "rules.md"\nkind = "rulebook"\ntitle = "Rules"\n'
+    write_game(
+        tmp_path / "corpus",
+        "towers",
+        manifest.format("Towers"),
+        {
+            "rules.md": (
+                "# Towers Rules\n\n## Glossary\n\n**Watchtower**: A tall piece that sees the board.\n\n"
+                "**Archenemy**: The one foe you face alone, your nemesis.\n"
+            )
+        },
+    )
+    write_game(
+        tmp_path / "corpus",
+        "patrols",
+        manifest.format("Patrols"),
+        {"rules.md": ("# Patrols Rules\n\n## Glossary\n\n**Watch**: Look at the board.\n\n**Tower**: A tall piece.\n")},
+    )
+    settings = Settings.resolve(tmp_path / "corpus", tmp_path / "store")
+    build(settings, progress=lambda _: None)
+    searcher = Searcher(current_build(settings.store))
+    stems = lambda text, game: [w.stem for w in searcher.plan(text, game=game).words]  # noqa: E731
+    assert stems("watch tower", "towers") == ["watchtower"]
+    assert stems("watch tower", "patrols") == ["watch", "tower"]
+    assert stems("arch enemy", "towers") == ["archenemi"]
+
+
 def test_question_words_do_not_decide(searcher):
     assert top(searcher, "what happens when how many cards can I keep in my hand").title == "Hand Size"
 

@@ -47,6 +47,7 @@ def fields_of(form: str, words: tuple[str, ...] = ("title", "names", "body")) ->
 QUESTION_WEIGHT = 0.2  # a question word kept as a glossary name ("may") counts for little
 FILLER_WEIGHT = 0.5  # a word that narrows down nothing on its own ("other", "same", "each")
 FILLER_STEMS = frozenset(light_stem(w) for w in FILLER_WORDS)
+QUESTION_STEMS = QUESTION_WORDS | {light_stem(w) for w in QUESTION_WORDS}  # "have" analyses to "hav"
 NEGATIONS = frozenset(light_stem(w) for w in ("not", "no", "nobody", "never", "without"))  # "not defend": "undefended"
 SYNONYM_WEIGHT = 0.45
 FAMILY_WEIGHT = 0.35
@@ -96,14 +97,16 @@ class Planner:
     FIELDS = ("title", "names", "context", "body")
     ALTERNATIVE_FIELDS = ("title", "body")
 
-    def __init__(self, reader, tokens, words, synonyms: Synonyms, frequency=None):
+    def __init__(self, reader, tokens, words, synonyms: Synonyms, frequency=None, present=None):
         """``tokens``: the index analyzer (question words dropped); ``words``: every word, analysed;
-        ``frequency(field, term)``: the reader's document frequencies, remembered (the searcher's)."""
+        ``frequency(field, term)``: the reader's document frequencies, remembered (the searcher's);
+        ``present(term)``: the texts searched (a game's) have the word (default: any text has it)."""
         self.reader = reader
         self.tokens = tokens
         self.words = words
         self.synonyms = synonyms
         self.df = frequency or reader.doc_frequency
+        self.present = present or self.known
 
     def known(self, term: str) -> bool:
         return any(self.df(f, term) for f in fields_of(term))
@@ -163,7 +166,7 @@ class Planner:
                 continue
             for i in range(len(stems) - 1):
                 if stems[i] == first and stems[i + 1] == second:
-                    if self.known(joined) and not self.known(f"{first}_{second}"):
+                    if self.present(joined) and not self.known(f"{first}_{second}"):
                         stems[i : i + 2] = [joined]
                     break
         return stems
@@ -210,6 +213,8 @@ class Planner:
         if not forms:
             return budget
         if not typed:
+            if any(k not in words and k not in QUESTION_STEMS for k in key):
+                return budget  # its words were read as another (joined: "arch enemy" as "archenemy")
             alternatives = dict.fromkeys(forms[1:], SYNONYM_WEIGHT)
             words.setdefault(f"({' '.join(key)})", Word(forms[0], SYNONYM_WEIGHT, alternatives))
             return budget - len(forms)

@@ -257,7 +257,20 @@ class Searcher:
         """A query planner over the held searcher's reader (call it within ``lend``)."""
         synonyms = self.synonyms.get(game, self.general_synonyms) if game else self.synonyms[None]
         reader = self.current_searcher.reader()
-        return Planner(reader, self.tokens, self.words, synonyms, lambda f, t: self.df(reader, f, t))
+        present = None
+        if game:
+            searcher, name = self.current_searcher, self.ix.indexname
+            docs = self.filter_sets.get(searcher, name, Q.Term("game", game))[1]
+
+            def present(term: str) -> bool:  # the game's own texts have the word
+                return any(
+                    d in docs
+                    for f in fields_of(term, ("title", "body"))
+                    if self.df(reader, f, term)
+                    for d in self.term_scores.get(searcher, name, f, term)[0]
+                )
+
+        return Planner(reader, self.tokens, self.words, synonyms, lambda f, t: self.df(reader, f, t), present)
 
     def df(self, reader, fieldname: str, text: str, index: str | None = None) -> int:
         """Documents with the term in the field (of the current index unless ``index`` names another), remembered."""
