@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -26,13 +27,18 @@ def running_server(
     cwd: Path | None = None,
     timeout: float = 30.0,
 ) -> Iterator[str]:
-    """Starts ``command --port N``, waits until it answers, yields its URL, stops it afterwards."""
+    """Starts ``command --port N``, waits until it answers, yields its URL, stops it afterwards.
+
+    The server's stderr goes to a temporary file, never to a pipe nobody reads while it runs: a busy
+    server logs (waitress warns of every queued task), and once a pipe's 64 KiB are full its next
+    write blocks, and with it the whole server."""
     port = free_port()
+    log = tempfile.TemporaryFile()
     proc = subprocess.Popen([*command, "--port", str(port)], env=env, cwd=cwd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)  # fmt: skip
+                            stderr=log)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_answering(url + "/", proc, timeout)
+        wait_until_answering(url + "/", proc, timeout, log)
         yield url
     finally:
         proc.terminate()
@@ -41,11 +47,12 @@ def running_server(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        proc.stderr.close()
+        log.close()
 
 
-def wait_until_answering(url: str, proc: subprocess.Popen, timeout: float) -> None:
-    """Until ``url`` answers (even with an error status: the test will say which) or ``proc`` exits."""
+def wait_until_answering(url: str, proc: subprocess.Popen, timeout: float, log=None) -> None:
+    """Until ``url`` answers (even with an error status: the test will say which) or ``proc`` exits
+    (its error read from ``log``, the file its stderr goes to, else from its stderr pipe)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -55,10 +62,19 @@ def wait_until_answering(url: str, proc: subprocess.Popen, timeout: float) -> No
             return
         except OSError:
             if proc.poll() is not None:
-                raise RuntimeError(f"{proc.args[0]} exited: {proc.stderr.read().decode()}") from None
+                raise RuntimeError(f"{proc.args[0]} exited: {_read_all(log or proc.stderr)}") from None
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{proc.args[0]} did not answer within {timeout:.0f} s") from None
             time.sleep(0.1)
+
+
+def _read_all(stream) -> str:
+    if stream is None:
+        return ""
+    if stream.seekable():
+        stream.seek(0)
+    data = stream.read()
+    return data.decode(errors="replace") if isinstance(data, bytes) else data
 
 
 def status_of(url: str) -> int:
