@@ -160,8 +160,12 @@ def run(
     rebuild=None,
     hostile: list[str] | None = None,
     hostile_clients: int = 0,
+    seed: int = 0,
 ) -> dict:
-    """``clients`` normal clients (and ``hostile_clients`` sending ``hostile``) for ``seconds``."""
+    """``clients`` normal clients (and ``hostile_clients`` sending ``hostile``) for ``seconds``.
+
+    ``seed``: where the clients' random choices start; runs to be compared need different seeds,
+    or a later run asks for the very pages an earlier one had the server compute and keep."""
     stop = time.perf_counter() + seconds
     results: list[dict] = []
     hostile_results: list[dict] = []
@@ -172,9 +176,10 @@ def run(
         with lock:
             into.append(result)
 
-    threads = [threading.Thread(target=work, args=(i, paths, results, True)) for i in range(clients)]
+    threads = [threading.Thread(target=work, args=(seed + i, paths, results, True)) for i in range(clients)]
     threads += [
-        threading.Thread(target=work, args=(1000 + i, hostile, hostile_results, False)) for i in range(hostile_clients)
+        threading.Thread(target=work, args=(seed + 1000 + i, hostile, hostile_results, False))
+        for i in range(hostile_clients)
     ]
     started = time.perf_counter()
     for thread in threads:
@@ -332,9 +337,12 @@ def main() -> None:
 
 
 def hostile_mix(url: str, paths: list[str], hostile: list[str], args) -> None:
-    """Normal traffic alone, then beside ``args.hostile`` hostile clients: the normal p99 ratio."""
-    alone = run(url, paths, args.clients, args.seconds)
-    mixed = run(url, paths, args.clients, args.seconds, hostile=hostile, hostile_clients=args.hostile)
+    """Normal traffic alone, then beside ``args.hostile`` hostile clients: the normal p99 ratio.
+
+    Each run draws other pages than the warm-up and the other run (``seed``), so neither is
+    answered from the pages another run left in the server's answer cache."""
+    alone = run(url, paths, args.clients, args.seconds, seed=10_000)
+    mixed = run(url, paths, args.clients, args.seconds, hostile=hostile, hostile_clients=args.hostile, seed=20_000)
     print(line(f"normal traffic alone, {args.clients} clients x {args.seconds:.0f} s", alone))
     print(line(f"normal traffic beside {args.hostile} hostile clients", mixed))
     print(line(f"the {args.hostile} hostile clients ({len(hostile)} kinds of request)", mixed["hostile"]))
