@@ -232,3 +232,64 @@ def test_values_shared_by_later_requests_are_computed_without_the_time_limit():
         assert deadline.expired()  # the request's own limit is back
     finally:
         deadline.clear()
+
+
+def test_a_search_asked_by_many_threads_at_once_is_computed_once():
+    """Eight clients asking the same costly search at once: one computes it, the others wait for it."""
+    import threading
+    import time
+
+    from rulings.web.state import Recent
+
+    recent, calls, results = Recent(16), [], []
+
+    def compute():
+        calls.append(1)
+        time.sleep(0.2)
+        return "hits"
+
+    threads = [threading.Thread(target=lambda: results.append(recent.get_or_compute("q", compute))) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == ["hits"] * 8 and len(calls) == 1
+
+
+def test_a_search_that_failed_is_computed_again_and_a_waiter_keeps_its_own_time_limit():
+    import threading
+    import time
+
+    from whoosh.searching import TimeLimit
+
+    from rulings import deadline
+    from rulings.web.state import Recent
+
+    recent, started = Recent(16), threading.Event()
+
+    def out_of_time():
+        started.set()
+        time.sleep(0.3)
+        raise TimeLimit
+
+    failed = []
+
+    def first():
+        try:
+            recent.get_or_compute("q", out_of_time)
+        except TimeLimit:
+            failed.append(True)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    started.wait()
+    deadline.start(0.05)  # this request's own limit ends before the other computation does
+    try:
+        with pytest.raises(TimeLimit):
+            recent.get_or_compute("q", lambda: "never")
+    finally:
+        deadline.clear()
+    thread.join()
+    assert failed == [True]
+    assert recent.get_or_compute("q", lambda: "hits") == "hits"  # not kept as failed: computed afresh
+    assert recent.get_or_compute("q", lambda: "again") == "hits"

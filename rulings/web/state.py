@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from whoosh.searching import TimeLimit
+
 from .. import deadline
 from ..builds import intact_build, verify
 from ..errors import StoreError
@@ -29,25 +31,46 @@ SEARCHES_KEPT = 4096  # search results and completions remembered per build
 
 
 class Recent:
-    """At most ``size`` values by key, least recently used first out (search results of one build)."""
+    """At most ``size`` values by key, least recently used first out (search results of one build).
+
+    A key is computed by one thread at a time: another thread asking for it meanwhile waits for that
+    result (within its own time limit) rather than computing it too. Otherwise clients asking for
+    the same costly search at once (eight of them: eight server threads) each pay for it in full,
+    and every other request waits for a thread meanwhile. When the computation fails (its request
+    ran out of time), the next thread that asks computes it afresh.
+    """
 
     def __init__(self, size: int):
         self.size = size
         self._items: OrderedDict = OrderedDict()
+        self._computing: dict = {}  # key -> set once the thread computing it is done
         self._lock = threading.Lock()
 
     def get_or_compute(self, key, compute: Callable):
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        value = compute()  # outside the lock: two threads may both compute a new key, never block on it
-        if self.size:
+        if not self.size:
+            return compute()
+        while True:
+            with self._lock:
+                if key in self._items:
+                    self._items.move_to_end(key)
+                    return self._items[key]
+                computing = self._computing.get(key)
+                if computing is None:
+                    done = self._computing[key] = threading.Event()
+                    break
+            if not computing.wait(deadline.remaining()):  # a thread waiting holds no lock and no CPU
+                raise TimeLimit
+        try:
+            value = compute()
             with self._lock:
                 self._items[key] = value
                 while len(self._items) > self.size:
                     self._items.popitem(last=False)
-        return value
+            return value
+        finally:
+            with self._lock:
+                del self._computing[key]
+            done.set()
 
 
 @dataclass
