@@ -46,3 +46,27 @@ def test_every_searcher_set_reads_the_one_copy_of_each_file(store_dir):
     part = storage.open_file(segment).subset(8, 16)
     assert part._buf.obj is storage.open_file(segment)._buf.obj and len(part.get(0, 16)) == 16
     assert searcher.search("guard").hits
+
+
+def test_which_documents_contain_a_word_is_the_same_from_its_ids_alone_or_its_scored_postings(store_dir):
+    """``TermScores.contains`` reads a word's document ids without scoring them when its scored postings
+    are not kept; the answer is the one the scored postings give."""
+    import random
+
+    from rulings.index.topdocs import TermScores
+
+    searcher = Searcher(current_build(store_dir))
+    with searcher.lend():
+        whoosh = searcher.current_searcher
+        total = whoosh.reader().doc_count_all()
+        for word in ("card", "damag", "hero", "villain", "play", "attack"):
+            scored = TermScores()
+            everything = set(scored.get(whoosh, "MAIN", "body", word)[0])
+            assert len(everything) > 20
+            ids_alone = TermScores()
+            for seed in range(5):
+                asked = sorted(set(random.Random(seed).sample(range(total), 12) + sorted(everything)[seed::40]))
+                expected = [d for d in asked if d in everything]
+                assert ids_alone.contains(whoosh, "MAIN", "body", word, asked) == expected
+                assert scored.contains(whoosh, "MAIN", "body", word, asked) == expected
+            assert ("MAIN", "body", word) in ids_alone._ids and not ids_alone._kept  # kept without scores

@@ -88,6 +88,8 @@ class TermScores:
         self._kept: OrderedDict[tuple[str, str, str], tuple[array, array]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
+        self._ids: OrderedDict[tuple[str, str, str], array] = OrderedDict()  # document ids alone (``contains``)
+        self._ids_size = 0
         self._frequencies: dict[tuple[str, str, str], int] = {}
         self._stored: OrderedDict[tuple[str, int], dict] = OrderedDict()
 
@@ -118,8 +120,23 @@ class TermScores:
         return found
 
     def contains(self, searcher, name: str, fieldname: str, text: str, docnums: list[int]) -> list[int]:
-        """Those of ``docnums`` (sorted) that contain the term."""
-        ids = self.get(searcher, name, fieldname, text)[0]
+        """Those of ``docnums`` (sorted) that contain the term: from its kept postings, else from its
+        document ids alone, read and kept without a score (scoring every posting of a common word only
+        to learn which candidates have it was most of a first search across all games at 1,678 rulebooks)."""
+        key = (name, fieldname, text)
+        with self._lock:
+            kept = self._kept.get(key)
+            ids = kept[0] if kept is not None else self._ids.get(key)
+            if kept is None and ids is not None:
+                self._ids.move_to_end(key)
+        if ids is None:
+            ids = array("i", searcher.reader().postings(fieldname, text).all_ids())
+            with self._lock:
+                self._ids[key] = ids
+                self._ids_size += len(ids)
+                while self._ids_size > self.capacity:
+                    _, dropped = self._ids.popitem(last=False)
+                    self._ids_size -= len(dropped)
         out, start = [], 0
         for docnum in docnums:
             start = bisect_left(ids, docnum, start)
