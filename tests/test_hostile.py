@@ -2,6 +2,7 @@
 
 import pytest
 
+from rulings.graph import store as store_module
 from rulings.settings import Settings
 
 from .conftest import CORPUS, wsgi_get
@@ -190,6 +191,7 @@ def test_work_past_the_time_limit_is_a_503(store_dir, monkeypatch):
     from rulings.web import create_app
 
     monkeypatch.setenv("RULINGS_CACHE_MIB", "0")  # every answer computed, none from an earlier test
+    monkeypatch.setattr(store_module, "PROGRESS_EVERY", 100)  # the bundled corpus's queries are all short
     app = create_app(Settings.resolve(CORPUS, store_dir))
     client = app.test_client()
     limit = app.config["TIME_LIMIT"]

@@ -139,6 +139,7 @@ CREATE TABLE subdefs (
 );
 CREATE INDEX subdefs_key ON subdefs(key);
 CREATE INDEX subdefs_term ON subdefs(term_id);
+CREATE INDEX subdefs_revision ON subdefs(revision_id);  -- a revision's sub-definitions (pages, the index)
 
 -- see-also | redirect | part-of | mentions | cites (a rule number), between terms, as of the latest text.
 CREATE TABLE edges (

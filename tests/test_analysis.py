@@ -1,0 +1,33 @@
+"""The text analysis search and the index share (rulings/index/schema.py)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from whoosh.analysis import LowercaseFilter, RegexTokenizer, StopFilter
+
+from rulings.index.schema import QUESTION_WORDS, TOKENS, LightStemFilter, NormalFilter, analyzer
+
+from .conftest import CORPUS
+
+CORPUS_LINES = sorted(line for path in CORPUS.rglob("*.md") for line in path.read_text("utf-8-sig").splitlines())
+KEEP = frozenset({"may"})  # a glossary name that is also a question word
+
+
+def chain_of_filters(stop: frozenset[str]):
+    """The analyzer as it was written before IndexFormFilter: one filter per step."""
+    lower_normal = RegexTokenizer(TOKENS) | LowercaseFilter() | NormalFilter()
+    return lower_normal | StopFilter(stoplist=stop, minsize=1) | LightStemFilter()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aAeiI sS'’tn-/dX2é\n"), max_size=40) | st.sampled_from(CORPUS_LINES))
+def test_the_one_pass_analyzer_reads_as_the_chain_of_filters(text):
+    """Same words, positions (closed up over dropped question words) and stop marks, for queries and documents."""
+    chain, one_pass = chain_of_filters(QUESTION_WORDS - KEEP), analyzer(KEEP)
+    for removestops in (True, False):
+        expected = [(t.text, t.pos, t.stopped) for t in chain(text, positions=True, removestops=removestops)]
+        assert [(t.text, t.pos, t.stopped) for t in one_pass(text, positions=True, removestops=removestops)] == expected
+
+
+def test_question_words_are_dropped_but_kept_names_stay():
+    words = [t.text for t in analyzer(KEEP)("What happens if I may NOT defend? The heroes didn't")]
+    assert words == ["may", "defend", "hero"]
