@@ -1,9 +1,12 @@
 """An index written by several processes, a run of games each, answers as one written by one process."""
 
 import os
+from collections import Counter
 
 from whoosh import index as whoosh_index
+from whoosh.writing import PostingPool
 
+from rulings.graph.store import Store
 from rulings.index import writer
 from rulings.index.search import Searcher
 
@@ -35,3 +38,54 @@ def test_parallel_index_answers_as_a_serial_one(store, tmp_path, monkeypatch):
     one, two = Searcher(serial), Searcher(parallel)
     for query in QUERIES:
         assert answers(two, query) == answers(one, query), query
+
+
+def test_postings_sorted_through_runs_on_disk_answer_as_sorted_in_memory(store, tmp_path, monkeypatch):
+    """A writer short of memory sorts its postings out to runs on disk (read back a batch at a time)."""
+    saved = []
+    monkeypatch.setattr(writer.BatchedPostingPool, "save", lambda pool: saved.append(1) or PostingPool.save(pool))
+    built = {}
+    for limit in (1, writer.LIMIT_MB):
+        build = tmp_path / f"limit-{limit}"
+        build.mkdir()
+        os.symlink(store.build / "graph.sqlite", build / "graph.sqlite")
+        monkeypatch.setattr(writer, "LIMIT_MB", limit)
+        monkeypatch.setattr(writer, "RUN_BATCH", 7)  # batches cut anywhere, the last one short
+        writer.write_index(store, build / "index")
+        built[limit] = build
+        if limit == 1:
+            assert len(saved) > 3  # 1 MB of postings at a time: several runs, merged
+            saved.clear()
+    assert not saved  # with the usual memory, the bundled corpus is sorted in memory
+    on_disk, in_memory = (Searcher(built[limit]) for limit in (1, writer.LIMIT_MB))
+    for query in QUERIES:
+        assert answers(on_disk, query) == answers(in_memory, query), query
+    assert all_postings(built[1]) == all_postings(built[writer.LIMIT_MB])
+
+
+def all_postings(build) -> dict:
+    reader = whoosh_index.open_dir(str(build / "index"), indexname=writer.MAIN).reader()
+    return {
+        (field, text): list(reader.postings(field, text).items_as("frequency")) for field, text in reader.all_terms()
+    }
+
+
+def test_statements_run_for_each_entry_read_through_an_index(store, monkeypatch):
+    """Writing the index asks the graph a few questions per entry: none may read a whole table each time."""
+    asked: dict[str, tuple] = {}
+    times = Counter()
+    for method in ("q", "one"):
+        asks = getattr(Store, method)
+
+        def counted(self, sql, *args, asks=asks):
+            asked.setdefault(sql, args)
+            times[sql] += 1
+            return asks(self, sql, *args)
+
+        monkeypatch.setattr(Store, method, counted)
+    assert sum(1 for _ in writer.documents(store)) > 1000
+    repeated = [sql for sql, n in times.items() if n > len(store.games())]  # more often than once per game
+    assert any("FROM subdefs" in sql for sql in repeated)
+    for sql in repeated:
+        plan = [row[3] for row in store.conn.execute("EXPLAIN QUERY PLAN " + sql, asked[sql])]
+        assert not [step for step in plan if step.startswith("SCAN ") and "USING" not in step], (sql, plan)

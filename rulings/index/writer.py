@@ -6,11 +6,13 @@ import hashlib
 import json
 import multiprocessing
 import os
+import pickle
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from whoosh import index as whoosh_index
-from whoosh.writing import SegmentWriter
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.writing import PostingPool, SegmentWriter
 
 from ..graph.store import Game, Store, TermRow
 from ..markup import plain_text
@@ -22,6 +24,58 @@ OPENING_WORDS = 80
 INDEXED_KINDS = ("entry", "keyword", "section", "rule")  # numbered rules too (Magic's 702.19 Trample)
 PARALLEL_ABOVE = 5000  # revisions; below this one process writes one optimised segment faster
 LIMIT_MB = 256  # memory for one writer's postings before it sorts them out to disk
+RUN_BATCH = 10_000  # postings per pickle in a run on disk
+
+
+class Codec(W3Codec):
+    """Whoosh's codec without length statistics per block of postings.
+
+    They serve Whoosh's block-skipping collectors, which search never uses (topdocs.py walks every
+    posting of a clause), and looking up a document's field length for each posting written was a
+    fifth of writing the index. Field lengths themselves, which scores use, are written as before.
+    """
+
+    length_stats = False
+
+
+class BatchedPostingPool(PostingPool):
+    """Whoosh's pool of postings, its sorted runs on disk written and read a batch of postings at a time.
+
+    Whoosh pickles each posting on its own: writing and reading them again was a quarter of
+    writing a large index. The runs hold the same postings in the same order.
+    """
+
+    def _write_run(self, f, items):
+        batch = []
+        for item in items:
+            batch.append(item)
+            if len(batch) == RUN_BATCH:
+                pickle.dump(batch, f, pickle.HIGHEST_PROTOCOL)
+                batch = []
+        if batch:
+            pickle.dump(batch, f, pickle.HIGHEST_PROTOCOL)
+        f.close()
+
+    def _read_run(self, path):
+        f = self._open_run(path)
+        try:
+            while True:
+                try:
+                    batch = pickle.load(f)
+                except EOFError:
+                    return
+                yield from batch
+        finally:
+            f.close()
+            self._remove_run(path)
+
+
+def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
+    """A writer of a new segment of ``ix`` with this module's codec and pool (Whoosh ignores a ``poolclass``)."""
+    limitmb = limitmb or LIMIT_MB
+    writer = SegmentWriter(ix, limitmb=limitmb, codec=Codec(), **kwargs)
+    writer.pool = BatchedPostingPool(writer._tempstorage, writer.newsegment, limitmb=limitmb)
+    return writer
 
 
 def writer_procs(store: Store) -> int:
@@ -212,7 +266,7 @@ def write_index(store: Store, index_dir: Path) -> int:
     indexes = [whoosh_index.create_in(str(index_dir), fields, indexname=name) for name in (MAIN, HISTORY)]
     runs = game_runs(store, writer_procs(store))
     if len(runs) == 1:
-        main_writer, history_writer = (ix.writer(limitmb=LIMIT_MB) for ix in indexes)
+        main_writer, history_writer = (segment_writer(ix) for ix in indexes)
         count = _add(main_writer, history_writer, store)
         main_writer.commit(optimize=True)
         history_writer.commit(optimize=True)
@@ -245,8 +299,7 @@ def _write_run(build: Path, index_dir: Path, games: list[str]) -> tuple[int, lis
     """In a process of its own: index ``games`` into a new segment of each index (None: no documents)."""
     store = Store(build)
     writers = [
-        SegmentWriter(whoosh_index.open_dir(str(index_dir), indexname=name), _lk=False, limitmb=LIMIT_MB)
-        for name in (MAIN, HISTORY)
+        segment_writer(whoosh_index.open_dir(str(index_dir), indexname=name), _lk=False) for name in (MAIN, HISTORY)
     ]
     count = _add(*writers, store, games)
     segments = []
@@ -269,7 +322,8 @@ def _publish_segments(ix, segments: list) -> None:
 
 def update_index(store: Store, index_dir: Path, drop: list[str], add: list[str]) -> int:
     """Incremental: remove the documents of ``drop`` games, index ``add`` games again."""
-    writers = [whoosh_index.open_dir(str(index_dir), indexname=name).writer(limitmb=128) for name in (MAIN, HISTORY)]
+    indexes = [whoosh_index.open_dir(str(index_dir), indexname=name) for name in (MAIN, HISTORY)]
+    writers = [segment_writer(ix, limitmb=128) for ix in indexes]
     for writer in writers:
         for slug in drop:
             writer.delete_by_term("game", slug)
