@@ -332,7 +332,9 @@ def write_edges(writer: Writer, terms: list[Term], linker: Linker) -> None:
                 edges.add((tid, rule, "cites", anchor))
     writer.cur.executemany(
         "INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor) VALUES (?,?,?,?,?)",
-        [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2]))],
+        # A term mentioned both as itself and by a sub-definition keeps one edge: the first in full order
+        # (the whole term's), never the first a set happened to yield (that changed with the hash seed).
+        [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2], e[3] or ""))],
     )
 
 
