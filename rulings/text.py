@@ -177,8 +177,8 @@ def base_key(name: str) -> str:
 
 
 def is_all_caps(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 2 and sum(c.isupper() for c in letters) / len(letters) > 0.9
+    letters = list(filter(str.isalpha, text))
+    return len(letters) >= 2 and sum(map(str.isupper, letters)) / len(letters) > 0.9
 
 
 def _cap_word(word: str, first: bool) -> str:

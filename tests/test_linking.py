@@ -5,10 +5,12 @@ import re
 from html import unescape
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulings.errors import CorpusError
 from rulings.graph.inline import dumps, prepare_block
-from rulings.graph.mentions import Linker, Target, name_keys
+from rulings.graph.mentions import QUOTES, WORD, Linker, Target, _clean_edges, _folded, name_keys
 from rulings.graph.store import BlockRow
 from rulings.ingest.manifest import load_manifest
 from rulings.web.render import Links, render_blocks
@@ -47,6 +49,31 @@ def test_longest_name_first_and_sub_definitions_are_targets():
         ("stunned", "status-cards#stunned"),
         ("ally", "ally"),
     ]
+
+
+def every_length(linker: Linker, text: str) -> list:
+    """The candidates by definition: at each word, every length a name could have, longest first."""
+    plain = text.translate(QUOTES)
+    spans = [(m.start(), m.end(), _folded(m.group(0))) for m in WORD.finditer(plain)]
+    out = []
+    for i in range(len(spans)):
+        for size in range(min(linker.longest, len(spans) - i), 0, -1):
+            chunk = spans[i : i + size]
+            key = " ".join(w for _, _, w in chunk)
+            if key in linker.targets and _clean_edges(plain, chunk[0][0], chunk[-1][1], chunk):
+                out.append((i, size, chunk[0][0], chunk[-1][1], key))
+    return out
+
+
+NAMED = Linker([*linker().names, ("Stunned Ally Card", STUNNED), ("The Card Ability Play", PLAY)])
+PHRASE_WORDS = ["card", "ability", "Card", "Ability", "the", "stunned", "ally", "-", "/", "’", '"', "play", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PHRASE_WORDS), max_size=14).map(" ".join))
+def test_candidates_are_those_of_trying_every_length(text):
+    """``candidates`` stops growing a name at a word no name goes on with: the same candidates, in order."""
+    assert NAMED.candidates(text) == every_length(NAMED, text)
 
 
 def test_a_stoplisted_word_is_a_mention_only_where_written_as_a_name():

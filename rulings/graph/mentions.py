@@ -135,6 +135,7 @@ class Linker:
     texts: dict[Target, str] = field(default_factory=dict)
     targets: dict[str, Target] = field(init=False, default_factory=dict)
     first: set[str] = field(init=False, default_factory=set)  # first words of names: most words start none
+    prefixes: set[str] = field(init=False, default_factory=set)  # the names' first words, first two words...
     longest: int = field(init=False, default=0)
     _owners: dict[str, Target | None] = field(init=False, default_factory=dict)
 
@@ -147,6 +148,7 @@ class Linker:
                 if words and _key(words) == re.sub(r"[^\w+]+", " ", variant.lower()).strip():
                     self.targets.setdefault(_key(words), target)
                     self.first.add(words[0].lower())
+                    self.prefixes.update(_key(words[:size]) for size in range(1, len(words) + 1))
                     self.longest = max(self.longest, len(words))
 
     def find(self, text: str) -> list[Mention]:
@@ -167,11 +169,17 @@ class Linker:
         for i, (_, _, word) in enumerate(spans):
             if word not in self.first:
                 continue
-            for size in range(min(self.longest, len(spans) - i), 0, -1):
+            found = []
+            key = word
+            for size in range(1, min(self.longest, len(spans) - i) + 1):  # as long as some name goes on so
+                if size > 1:
+                    key = f"{key} {spans[i + size - 1][2]}"
+                if key not in self.prefixes:
+                    break
                 chunk = spans[i : i + size]
-                key = " ".join(w for _, _, w in chunk)
                 if key in self.targets and _clean_edges(plain, chunk[0][0], chunk[-1][1], chunk):
-                    out.append((i, size, chunk[0][0], chunk[-1][1], key))
+                    found.append((i, size, chunk[0][0], chunk[-1][1], key))
+            out.extend(reversed(found))  # longest first
         return out
 
     def pick(self, text: str, candidates: list[Candidate]) -> list[Mention]:
