@@ -94,13 +94,14 @@ def write_game(
     """Write one assembled game: documents, versions, terms, revisions, edges, rulings, diagnostics."""
     cur = conn.cursor()
     cur.execute(
-        "INSERT INTO games (slug, name, aliases, vocabulary, links) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO games (slug, name, aliases, vocabulary, links, variant_words) VALUES (?, ?, ?, ?, ?, ?)",
         (
             manifest.slug,
             manifest.name,
             _json(manifest.aliases),
             _json(manifest.vocabulary),
             _json({"stop": manifest.link_stop} if manifest.link_stop else {}),
+            _json(manifest.variant_words),
         ),
     )
     writer = Writer(conn, cur, cur.lastrowid)

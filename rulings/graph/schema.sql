@@ -8,7 +8,8 @@ CREATE TABLE games (
     name TEXT NOT NULL,
     aliases TEXT NOT NULL DEFAULT '[]',         -- JSON list
     vocabulary TEXT NOT NULL DEFAULT '{}',      -- JSON: what players say -> rules words (search expansions)
-    links TEXT NOT NULL DEFAULT '{}'            -- JSON: {"stop": [...]} names linked only where written as names
+    links TEXT NOT NULL DEFAULT '{}',           -- JSON: {"stop": [...]} names linked only where written as names
+    variant_words TEXT NOT NULL DEFAULT '[]'    -- JSON: heading words marking a variant's rules (search)
 );
 
 CREATE TABLE documents (

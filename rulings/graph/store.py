@@ -150,6 +150,10 @@ class Store:
         """Each game's ``[vocabulary]`` (what its players say -> the words its rules use), for search."""
         return {slug: json.loads(v) for slug, v in self.q("SELECT slug, vocabulary FROM games") if v != "{}"}
 
+    def variant_words(self) -> dict[str, list[str]]:
+        """Each game's own heading words for a variant's rules (``[search] variants``), for the index."""
+        return {slug: json.loads(v) for slug, v in self.q("SELECT slug, variant_words FROM games") if v != "[]"}
+
     def game(self, slug_or_alias: str) -> Game | None:
         wanted = slugify(slug_or_alias or "")
         row = self.one("SELECT id, slug, name, aliases FROM games WHERE slug = ?", wanted)

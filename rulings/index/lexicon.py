@@ -18,11 +18,13 @@ class Lexicon:
     contractions: dict[str, str] = field(default_factory=dict)
     numbers: dict[str, str] = field(default_factory=dict)
     synonyms: dict[str, list[str]] = field(default_factory=dict)  # as written; keys analysed by Synonyms
+    variant: list[str] = field(default_factory=list)  # heading words marking the rules of a variant
 
     @classmethod
     def load(cls) -> Lexicon:
         data = tomllib.loads(resources.files(__package__).joinpath("lexicon.toml").read_text(encoding="utf-8"))
-        return cls(data["contractions"], data["numbers"], {k: _as_list(v) for k, v in data["synonyms"].items()})
+        synonyms = {k: _as_list(v) for k, v in data["synonyms"].items()}
+        return cls(data["contractions"], data["numbers"], synonyms, data["headings"]["variant"])
 
 
 def _as_list(value) -> list[str]:

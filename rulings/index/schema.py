@@ -239,4 +239,5 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         parent=fields.ID(stored=True),  # indexed: an entry's passages are found by it
         anchor=fields.STORED,
         number=fields.STORED,
+        scope=fields.STORED,  # the headings of the variant an entry belongs to (scope.py), if any
     )

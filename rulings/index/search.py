@@ -30,6 +30,7 @@ from .lexicon import LEXICON, Synonyms
 from .pool import SearcherPool
 from .query import Plan, Planner, common_limit, fields_of
 from .schema import QUESTION_WORDS, word_analyzer
+from .scope import VARIANT_PRIOR, names_variant
 from .spelling import SpellingWords
 from .storage import index_storage
 from .topdocs import FilterSets, TermScores, TopDocuments, top_documents
@@ -500,12 +501,15 @@ class Searcher:
                 group.entry_fields = fields
                 group.source = (searcher, walked, passage_tops.get(id(searcher), 1.0))
             group.best = max(group.best, score)
+        asked = set(self.tokens(text))
         for group in groups.values():
             coverage = self.coverage(group.present, wanted)
             fields = group.entry_fields or group.best_fields
             # A name inside the query counts as much as the rest of the query agrees with the entry.
             bonus = self._name_bonus(fields, text, set(wanted)) * coverage
             group.best = group.best * self.coverage_factor(coverage) + bonus
+            if fields.get("scope") and not names_variant(fields["scope"], asked):
+                group.best *= VARIANT_PRIOR  # a variant's rule, the variant unnamed: the base rule answers first
             group.named = bonus >= 2.0 and group.entry_fields is not None
             if group.best_fields is None or group.named:
                 group.best_fields = group.entry_fields  # no passage, or the entry named: its top

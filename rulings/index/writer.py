@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -18,7 +19,9 @@ from ..graph.store import Game, Store, TermRow
 from ..markup import plain_text
 from ..text import name_key
 from ..urls import urls
-from .schema import schema
+from .lexicon import LEXICON
+from .schema import analyzer, schema
+from .scope import variant_scope
 
 OPENING_WORDS = 80
 INDEXED_KINDS = ("entry", "keyword", "section", "rule")  # numbered rules too (Magic's 702.19 Trample)
@@ -100,15 +103,29 @@ def documents(store: Store, only: list[str] | None = None):
     if only is not None:
         wanted = set(only)
         games = [g for g in games if g.slug in wanted]
+    variants = store.variant_words()
     for game in games:
         labels = [v.label for v in store.versions(game)]
+        scope = _scoper(variants.get(game.slug, []))
         for term in sorted(store.terms(game, INDEXED_KINDS), key=lambda t: t.slug):
-            yield from _term_documents(store, game, term, labels)
+            yield from _term_documents(store, game, term, labels, scope)
         for ruling in sorted(store.rulings(game), key=lambda r: r["slug"]):
-            yield _ruling_document(game, ruling, labels)
+            yield _ruling_document(game, ruling, labels, scope)
 
 
-def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
+def _scoper(game_words: list[str]):
+    """``scope(path, name)``: an entry's variant scope (scope.py), with the lexicon's and the game's variant words."""
+    analyse = analyzer()
+
+    @functools.lru_cache(maxsize=4096)  # the same headings over every entry and revision below them
+    def words(text: str) -> tuple[str, ...]:
+        return tuple(t.text for t in analyse(text))
+
+    markers = frozenset(w for word in [*LEXICON.variant, *game_words] for w in words(word))
+    return lambda path, name: variant_scope(path, name, markers, words)
+
+
+def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], scope):
     """A document per revision of the term, per sub-definition of each revision, per passage of the latest."""
     names = list(dict.fromkeys(name for name, _ in store.names(term)))
     revisions = store.revisions(term)
@@ -142,6 +159,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
             aliases=json.dumps([n for n in names if n != revision.name]),
             version=revision.version,
             number=term.number,
+            scope=scope(term.path, revision.name),
         )
         yield entry
         if latest:
@@ -164,10 +182,11 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str]):
                 url=urls.term(game.slug, term.slug, None if latest else revision.version, sub["anchor"]),
                 aliases="[]",
                 version=revision.version,
+                scope=scope([*term.path, revision.name], sub["name"]),
             )
 
 
-def _ruling_document(game: Game, ruling: dict, labels: list[str]) -> dict:
+def _ruling_document(game: Game, ruling: dict, labels: list[str], scope) -> dict:
     cards = [card["name"] for card in sorted(ruling["cards"], key=lambda card: card["id"])]
     return dict(
         id=f"r:{ruling['id']}",
@@ -186,6 +205,7 @@ def _ruling_document(game: Game, ruling: dict, labels: list[str]) -> dict:
         url=urls.ruling(game.slug, ruling["slug"]),
         aliases="[]",
         version=None,
+        scope=scope([x for x in (ruling["group"], ruling["section"]) if x], ruling["title"]),
     )
 
 
@@ -216,6 +236,7 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
             url=entry["url"],
             aliases=entry["aliases"],
             version=entry["version"],
+            scope=entry["scope"],
             anchor=anchor,
             number=number,
         )

@@ -71,6 +71,7 @@ class GameManifest:
     spellings: dict[str, str] = field(default_factory=dict)
     vocabulary: dict[str, list[str]] = field(default_factory=dict)  # what players say -> words the rules use
     link_stop: list[str] = field(default_factory=list)  # names linked only where written as names ("play")
+    variant_words: list[str] = field(default_factory=list)  # heading words marking a variant's rules (search)
     versions: list[dict] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -135,7 +136,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
     """Read and validate ``game_dir/game.toml``; raise CorpusError naming file and line.
 
     One validator per table: ``[game]``, ``[[documents]]``, ``[[renames]]``, ``[spellings]``,
-    ``[vocabulary]``, ``[links]``, ``[[versions]]``, ``[[corrections]]``.
+    ``[vocabulary]``, ``[links]``, ``[search]``, ``[[versions]]``, ``[[corrections]]``.
     """
     where = f"{game_dir.name}/{MANIFEST}"
     text, data = _read_toml(game_dir / MANIFEST, where)
@@ -158,6 +159,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         spellings=_spellings(data, where, text),
         vocabulary=_vocabulary(data, where, text),
         link_stop=_link_stop(data, where, text),
+        variant_words=_variant_words(data, where, text),
         versions=_versions(data, where, text),
         corrections=_corrections(data, where, text, {d.file for d in documents}),
         precedence=_precedence(data.get("game"), where, text, documents),
@@ -393,17 +395,29 @@ def _vocabulary(data: dict, where: str, text: str) -> dict[str, list[str]]:
 def _link_stop(data: dict, where: str, text: str) -> list[str]:
     """``[links] stop = ["play", "uses"]``: names that are everyday words in the game's prose, so running
     text links them only where it writes them as names (quoted, or capitalised in mid-sentence)."""
-    links = data.get("links", {})
-    stop = links.get("stop", []) if isinstance(links, dict) else None
-    if (
-        not isinstance(links, dict)
-        or set(links) - {"stop"}
-        or not isinstance(stop, list)
-        or not all(isinstance(word, str) and word.strip() for word in stop)
-    ):
-        message = '[links] takes stop = ["play", "uses"]: names linked only where written as names'
-        raise CorpusError(where, message, _line_of(text, "[links]"))
+    stop = _word_list(data, "links", "stop", where, text, '["play", "uses"]: names linked only where written as names')
     return [" ".join(word.lower().split()) for word in stop]
+
+
+def _variant_words(data: dict, where: str, text: str) -> list[str]:
+    """``[search] variants = ["option"]``: words of the game's headings that mark the rules of a variant or an
+    option (beside the play lexicon's "variant"), ranked below the base rules unless a question names them."""
+    words = _word_list(data, "search", "variants", where, text, '["option"]: heading words marking a variant\'s rules')
+    return [word.strip() for word in words]
+
+
+def _word_list(data: dict, table: str, key: str, where: str, text: str, usage: str) -> list[str]:
+    """``[table] key = [...]``, the table's one key: a list of words (an error at the table's line otherwise)."""
+    found = data.get(table, {})
+    words = found.get(key, []) if isinstance(found, dict) else None
+    if (
+        not isinstance(found, dict)
+        or set(found) - {key}
+        or not isinstance(words, list)
+        or not all(isinstance(word, str) and word.strip() for word in words)
+    ):
+        raise CorpusError(where, f"[{table}] takes {key} = {usage}", _line_of(text, f"[{table}]"))
+    return words
 
 
 def _versions(data: dict, where: str, text: str) -> list[dict]:
