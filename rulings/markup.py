@@ -20,9 +20,19 @@ def render(markdown: str) -> str:
     return _md().render(markdown or "")
 
 
+# What any rewrite of ``_plain`` needs: a list marker, emphasis, an autolink, a link, an escape, a tab or
+# a run of spaces. A text with none (most names and titles) is only stripped: pages ask by the dozen.
+_MARKUP = re.compile(r"[-*_`<\[\\\t]|  ")
+
+
 def plain_text(markdown: str) -> str:
     """Text for indexing and snippets: list markers and emphasis removed."""
-    text = re.sub(r"(?m)^\s*[-*]\s+", "", markdown or "")
+    markdown = markdown or ""
+    return _plain(markdown) if _MARKUP.search(markdown) else markdown.strip()
+
+
+def _plain(markdown: str) -> str:
+    text = re.sub(r"(?m)^\s*[-*]\s+", "", markdown)
     text = re.sub(r"\*\*|__|`", "", text)
     text = re.sub(r"<(https?://[^>]+)>", r"\1", text)
     text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)  # [label](url) -> label
