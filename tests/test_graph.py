@@ -175,3 +175,12 @@ def test_cli_linkify_reads_stdin(cli):
     assert "no term for [[nonsense]]" in result.stderr
     bbcode = cli("linkify", "vss", "--format", "bbcode", "--base-url", "http://x", input="[[AKA|also known as]]")
     assert bbcode.stdout == "[url=http://x/vs-system-2pcg/terms/aka]also known as[/url]"
+
+
+def test_versions_are_read_once_and_each_caller_gets_its_own_list(store):
+    game = store.game("marvel-champions")
+    first = store.versions(game)
+    first.pop()  # a caller's list is its own
+    again = store.versions(game)
+    assert again == store._read_versions(game) and len(again) == len(first) + 1
+    assert [v.label for v in again][:2] == ["1.0", "1.1"]

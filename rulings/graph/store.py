@@ -123,6 +123,7 @@ class Store:
         self.build = build
         self.path = build / "graph.sqlite"
         self._local = threading.local()
+        self._versions: dict[int, tuple[VersionRow, ...]] = {}  # game id -> its versions (a build never changes)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -165,6 +166,13 @@ class Store:
         return None
 
     def versions(self, game: Game) -> list[VersionRow]:
+        """A game's versions in order; read once per game (every page asks, most of them twice)."""
+        found = self._versions.get(game.id)
+        if found is None:
+            found = self._versions[game.id] = tuple(self._read_versions(game))
+        return list(found)
+
+    def _read_versions(self, game: Game) -> list[VersionRow]:
         rows = self.q(
             "SELECT id, label, date, parent, ordinal, notes, document_id FROM versions WHERE game_id = ? "
             "ORDER BY ordinal",
