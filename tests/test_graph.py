@@ -184,3 +184,29 @@ def test_versions_are_read_once_and_each_caller_gets_its_own_list(store):
     again = store.versions(game)
     assert again == store._read_versions(game) and len(again) == len(first) + 1
     assert [v.label for v in again][:2] == ["1.0", "1.1"]
+
+
+def test_referrers_are_the_other_terms_with_an_edge_to_a_term_by_name(store):
+    kinds = ("mentions", "see-also", "redirect")
+    checked = 0
+    for game in store.games():
+        terms = {t.id: t for t in store.terms(game, ("entry", "keyword", "section", "rule"))}
+        edges = store.q("SELECT src_id, dst_id, kind FROM edges WHERE game_id = ?", game.id)
+        for term in terms.values():
+            sources = {src for src, dst, kind in edges if dst == term.id and kind in kinds and src != term.id}
+            expected = sorted((terms[s].name, s) for s in sources)
+            assert store.referrers(term, kinds) == [(terms[s].slug, name) for name, s in expected]
+            checked += bool(sources)
+    assert checked > 50
+
+
+def test_a_term_page_lists_what_refers_to_it_as_links(client, store):
+    game = store.game("marvel-champions")
+    term, _ = store.term_by_slug(game, "attack")
+    listed = store.referrers(term, ("mentions", "see-also", "redirect"))
+    html = client.get("/marvel-champions/terms/attack").get_data(as_text=True)
+    section = html.split("<h2>Referenced by</h2>", 1)[1].split("</section>", 1)[0]
+    links = [f'<li><a class="term" href="/marvel-champions/terms/{slug}">{name}</a></li>' for slug, name in listed]
+    assert len(listed) > 5 and section == f'<ul class="inline">{"".join(links)}</ul>'
+    api = client.get("/api/marvel-champions/terms/attack").get_json()
+    assert api["referenced_by"] == [{"name": name, "slug": slug} for slug, name in listed]

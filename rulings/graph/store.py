@@ -443,18 +443,17 @@ class Store:
         return dict(name=row[0], anchor=row[1], text=row[2]) if row else None
 
     # -- graph edges -----------------------------------------------------------
-    def edges_to(self, term: TermRow, kinds: tuple[str, ...]) -> list[TermRow]:
-        """The terms with an edge of one of these kinds to ``term`` ("referenced by"), by name; one query."""
+    def referrers(self, term: TermRow, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+        """(slug, name) of the other terms with an edge of one of these kinds to ``term`` ("referenced by"),
+        by name: only what a list of links shows, so no row is made a ``TermRow`` (tens on a common term)."""
         marks = ",".join("?" * len(kinds))
-        return [
-            self._term(r)
-            for r in self.q(
-                self._TERM + f"WHERE t.id IN (SELECT src_id FROM edges WHERE dst_id = ? AND kind IN ({marks})) "
-                "ORDER BY t.name",
-                term.id,
-                *kinds,
-            )
-        ]
+        return self.q(
+            "SELECT slug, name FROM terms WHERE id IN "
+            f"(SELECT src_id FROM edges WHERE dst_id = ? AND kind IN ({marks}) AND src_id != ?) ORDER BY name, id",
+            term.id,
+            *kinds,
+            term.id,
+        )
 
     # -- rulings and cards -------------------------------------------------------
     _RULING = (

@@ -129,7 +129,7 @@ class RulePage:
     located: rules.Located
     parts: list[Part]  # the rule (or the section with its rules), as in force
     children: list[TermRow]  # a chapter's sections (listed, not shown whole)
-    referenced_by: list[TermRow]  # glossary entries and rules that cite it
+    referenced_by: list[views.TermLink]  # glossary entries and rules that cite it
     step: rules.Step
     next_step: rules.Step | None
     versions: list[VersionRow]
@@ -174,7 +174,7 @@ def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
         located=located,
         parts=parts,
         children=children,
-        referenced_by=[t for t in st.edges_to(term, ("cites", "mentions")) if t.id != term.id],
+        referenced_by=views.term_links(game, st.referrers(term, ("cites", "mentions"))),
         step=step,
         next_step=after,
         versions=versions,

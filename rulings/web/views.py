@@ -12,6 +12,7 @@ from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target, name_keys
 from ..graph.store import Game, RevisionRow, TermRow, VersionRow
+from ..markup import plain_text
 from ..text import is_all_caps
 from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, excerpt, render_blocks, render_rules
@@ -82,6 +83,23 @@ def display_names(game: Game) -> list[str]:
     return loaded().memo(("display-names", game.slug), lambda: [c["name"] for c in store().cards(game)])
 
 
+@dataclass(frozen=True)
+class TermLink:
+    """A term a page lists ("Referenced by"), its link made here: the template only writes it (a macro
+    call per link cost more than the rest of a page listing a hundred)."""
+
+    slug: str
+    name: str  # as the graph has it (the API's)
+    href: str
+    label: str  # as shown: a name's emphasis markup is not text
+
+
+def term_links(game: Game, rows: list[tuple[str, str]]) -> list[TermLink]:
+    """Links to the latest text of terms given as (slug, name)."""
+    built = site_urls()
+    return [TermLink(slug, name, built.term(game.slug, slug), plain_text(name)) for slug, name in rows]
+
+
 def citation(title: str, game: Game, version: VersionRow | None, url: str) -> dict:
     """Ready citations of ``url``; the label names the version unless the game has none of its own."""
     source = game.name + (f", v{version.label}" if version and version.stated else "")
@@ -122,7 +140,7 @@ class TermPage:
     definition: dict | None  # for entries that only say "See: X"
     pointers: list[tuple[str, TermRow | None, str | None]]  # what "See: A, B" points at (name, term, anchor)
     see_also: list[tuple[TermRow, str | None]]
-    referenced_by: list[TermRow]
+    referenced_by: list[TermLink]
     rulings: list[dict]
     aliases: list[str]
     subdefs: list[dict]
@@ -178,7 +196,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     for found_term in redirects:
         if found_term.id != term.id and all(found_term.id != other.id for other, _ in see_also):
             see_also.append((found_term, None))
-    path = pinned_path("site.term", target, slug=term.slug)
+    url = absolute(site_urls().term(game.slug, term.slug, answers.pin(target)))
     if revision.text.strip():
         description = excerpt(revision.text)
     elif definition:
@@ -198,7 +216,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         definition=definition,
         pointers=pointers,
         see_also=see_also,
-        referenced_by=[t for t in st.edges_to(term, ("mentions", "see-also", "redirect")) if t.id != term.id],
+        referenced_by=term_links(game, st.referrers(term, ("mentions", "see-also", "redirect"))),
         rulings=st.rulings_about(term),
         aliases=st.aliases(term),
         subdefs=subdefs,
@@ -207,8 +225,8 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
             {**other, "html": render_for(game, other["text"], pin, anchors=None) if other.get("text") else ""}
             for other in revision.source.get("also", [])
         ],
-        url=absolute(path),
-        citation=citation(revision.name, game, target, absolute(path)),
+        url=url,
+        citation=citation(revision.name, game, target, url),
         description=description,
         latest=latest,
     )
