@@ -25,6 +25,10 @@ class Urls:
     def home(self) -> str:
         return self._path("/")
 
+    def static(self, filename: str) -> str:
+        """A file of ``static/`` (the stylesheet, the scripts)."""
+        return self._path(f"/static/{filename}")
+
     def search(self) -> str:
         return self._path("/search")
 

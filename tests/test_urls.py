@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import url_for
 
 from rulings.urls import Urls, urls
@@ -21,6 +23,7 @@ def test_every_builder_url_is_the_url_for_of_its_route(app):
         (urls.card("vss", "moon-knight"), "site.card", {"game": "vss", "slug": "moon-knight"}),
         (urls.feed("mc"), "site.feed", {"game": "mc"}),
         (urls.link("mc"), "site.link", {"game": "mc"}),
+        (urls.static("style.css"), "static", {"filename": "style.css"}),
     ]
     adapter = app.url_map.bind("localhost")
     with app.test_request_context():
@@ -46,3 +49,17 @@ def test_answers_index_and_completion_write_builder_urls(cli, store):
     assert hit.url == urls.ruling("sentinels-of-the-multiverse", hit.slug)
     completed = Searcher(store.build).completions.complete("quicks", "marvel-champions")[0]
     assert completed["url"] == urls.term("marvel-champions", "quickstrike")
+
+
+def test_a_page_mounted_below_a_prefix_links_below_it(client):
+    """Behind a proxy that mounts the site at /rules (SCRIPT_NAME), every link a page writes keeps the prefix:
+    the URL builder made once per request, the stylesheet, the header, the crumbs and the term links."""
+    page = client.get("/marvel-champions/terms/defend", environ_overrides={"SCRIPT_NAME": "/rules"})
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    links = re.findall(r'(?:href|src|action)="(/[^"]*)"', html)
+    assert len(links) > 10
+    assert all(link.startswith("/rules/") for link in links), [x for x in links if not x.startswith("/rules/")]
+    assert 'href="/rules/static/style.css"' in html and 'href="/rules/marvel-champions/"' in html
+    plain = client.get("/marvel-champions/terms/defend").get_data(as_text=True)
+    assert 'href="/static/style.css"' in plain and "/rules/" not in plain

@@ -39,5 +39,9 @@ def absolute(path: str) -> str:
 
 def site_urls() -> Urls:
     """The site's URLs (``urls.py``), mounted where this request is: for the links a page writes by the
-    dozen (mentions, see-also, versions), where ``url_for`` would cost tens of microseconds each."""
-    return Urls(request.script_root)
+    dozen (mentions, see-also, versions), where ``url_for`` would cost tens of microseconds each.
+    Made once per request (``request.script_root`` is itself worked out at each asking)."""
+    built = g.get("site_urls")
+    if built is None:
+        built = g.site_urls = Urls(request.script_root)
+    return built
