@@ -1,0 +1,50 @@
+"""No page of a term reads a whole table: every statement a term page or an API term answer runs uses an
+index (a scan costs nothing on the bundled corpus and everything at 1,678 games). What a build reads once
+(a game's linker) is read by a first request, before the one traced."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulings.settings import Settings
+
+from .conftest import CORPUS
+
+PAGES = [
+    "/marvel-champions/terms/defend",
+    "/marvel-champions/v/1.1/terms/keywords",
+    "/api/marvel-champions/terms/guard",
+    "/api/marvel-champions/v/1.2/terms/status-cards",
+    "/sentinels-of-the-multiverse/terms/{first}",
+    "/vs-system-2pcg/terms/{first}",
+]
+
+
+@pytest.fixture
+def cold_app(store_dir, monkeypatch):
+    """The site with its answer cache off: every request computes its answer."""
+    from rulings.web import create_app
+
+    monkeypatch.setenv("RULINGS_CACHE_MIB", "0")
+    return create_app(Settings.resolve(CORPUS, store_dir))
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_term_pages_scan_no_table(cold_app, store, path):
+    game = path.split("/")[2] if path.startswith("/api/") else path.split("/")[1]
+    path = path.format(first=store.terms(store.game(game), ("entry",))[0].slug)
+    client = cold_app.test_client()
+    assert client.get(path).status_code == 200
+    conn = cold_app.extensions["rulings"].get().store.conn
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        assert client.get(path).status_code == 200
+    finally:
+        conn.set_trace_callback(None)
+    scans = []
+    for sql in dict.fromkeys(statements):
+        for _, _, _, step in conn.execute("EXPLAIN QUERY PLAN " + sql):
+            if step.startswith("SCAN") and "USING" not in step:
+                scans.append((step, sql))
+    assert statements and not scans
