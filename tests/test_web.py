@@ -297,3 +297,25 @@ def test_game_home_is_an_index(client):
     assert "**" not in vs  # headings' emphasis is not shown as text
     hinted = re.findall(r'>Equipment</a> <small class="muted">([^<]+)</small>', vs)
     assert len(hinted) == 2 and hinted[0] != hinted[1]  # look-alike entries told apart
+
+
+def test_a_revision_is_shown_in_sentence_case_exactly_when_its_opening_is_all_caps(store):
+    """The page reads it from the blocks the build prepared in sentence case, not from the text at each request."""
+    from rulings.text import is_all_caps
+    from rulings.web.views import written_in_caps
+
+    revisions = store.q("SELECT id, substr(text, 1, 400) FROM revisions")
+    caps = [rid for rid, opening in revisions if is_all_caps(opening)]
+    assert len(caps) > 20 and len(revisions) - len(caps) > 100
+    for rid, opening in revisions:
+        assert written_in_caps(store.blocks(rid)) == is_all_caps(opening), rid
+
+
+def test_the_meta_description_is_the_opening_of_the_text(client):
+    for slug in ("defend", "guard", "effect"):
+        html = client.get(f"/marvel-champions/terms/{slug}").get_data(as_text=True)
+        description = re.search(r'<meta name="description" content="([^"]*)">', html).group(1)
+        assert re.search(r'<meta property="og:description" content="([^"]*)">', html).group(1) == description
+        assert description and len(description) <= 221 and not re.search(r"[<>*]", description)
+        text = client.get(f"/api/marvel-champions/terms/{slug}").get_json()["text"]
+        assert not text.strip() or " ".join(text.split())[:40] in description

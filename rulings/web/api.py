@@ -82,7 +82,7 @@ def _term_json(page: views.TermPage) -> dict:
         "change": rev.change,
         "source": rev.source,
         "inferred": rev.inferred,
-        "blocks": [_block_json(b) for b in store().blocks(rev.id)],
+        "blocks": [_block_json(b) for b in page.blocks],
         "redirect": rev.redirect,
         "definition": (
             {"term": page.definition["term"].name, "anchor": page.definition["anchor"], "html": page.definition["html"]}

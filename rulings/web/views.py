@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from flask import url_for
 
@@ -11,9 +12,8 @@ from ..casing import sentence_case
 from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target, name_keys
-from ..graph.store import Game, RevisionRow, TermRow, VersionRow
+from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow
 from ..markup import plain_text
-from ..text import is_all_caps
 from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, excerpt, render_blocks, render_rules
 
@@ -58,24 +58,10 @@ def render_for(game: Game, text: str, version: VersionRow | None = None, anchors
     return render_rules(text, links_for(game, version), anchors=anchors)
 
 
-def render_revision(
-    game: Game,
-    revision: RevisionRow,
-    term: TermRow,
-    version: VersionRow | None,
-    *,
-    cased: bool,
-    id_prefix: str = "",
-    asked: str | None = None,
-) -> str:
-    """A revision's text block by block, with its lasting anchors; ``cased``: an ALL CAPS source in sentence case."""
-    return render_blocks(
-        store().blocks(revision.id),
-        links_for(game, version, term),
-        id_prefix=id_prefix,
-        asked=asked,
-        cased=cased,
-    )
+def written_in_caps(blocks: list[BlockRow]) -> bool:
+    """Whether a revision is written in ALL CAPS: the build prepared its blocks in sentence case too
+    (``graph/inline.py``), having asked ``is_all_caps`` of its opening once."""
+    return bool(blocks) and blocks[0].inline_cased is not None
 
 
 def display_names(game: Game) -> list[str]:
@@ -136,6 +122,7 @@ class TermPage:
     next_revision: RevisionRow | None
     original: str | None  # the ALL CAPS source text, when the page shows it in sentence case
     revisions: list[RevisionRow]
+    blocks: list[BlockRow]  # the revision's text, as the page renders it
     html: str
     definition: dict | None  # for entries that only say "See: X"
     pointers: list[tuple[str, TermRow | None, str | None]]  # what "See: A, B" points at (name, term, anchor)
@@ -148,8 +135,16 @@ class TermPage:
     also: list[dict]  # the same term's text in other documents of this version (of lower precedence)
     url: str
     citation: dict
-    description: str
     latest: VersionRow
+
+    @cached_property
+    def description(self) -> str:
+        """The page's meta description (asked twice by the page, never by the API)."""
+        if self.revision.text.strip():
+            return excerpt(self.revision.text)
+        if self.definition:
+            return excerpt(f"{self.definition['name']}: " + re.sub(r"<[^>]+>", " ", self.definition["html"]))
+        return f"{self.revision.name} in {self.game.name}"
 
     @property
     def revision_pairs(self) -> list[tuple[RevisionRow | None, RevisionRow]]:
@@ -169,8 +164,9 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     pinned = version is not None
     subdefs = st.subdefs(revision.id)
     pin = target if pinned else None
-    caps = is_all_caps(revision.text[:400])
-    html = render_revision(game, revision, term, pin, cased=caps)
+    blocks = st.blocks(revision.id)
+    caps = written_in_caps(blocks)
+    html = render_blocks(blocks, links_for(game, pin, term), cased=caps)
     definition = None
     if not revision.text.strip() and revision.redirect:
         found = answers.resolved_definition(st, game, revision)
@@ -197,12 +193,6 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         if found_term.id != term.id and all(found_term.id != other.id for other, _ in see_also):
             see_also.append((found_term, None))
     url = absolute(site_urls().term(game.slug, term.slug, answers.pin(target)))
-    if revision.text.strip():
-        description = excerpt(revision.text)
-    elif definition:
-        description = excerpt(f"{definition['name']}: " + re.sub(r"<[^>]+>", " ", definition["html"]))
-    else:
-        description = f"{revision.name} in {game.name}"
     return TermPage(
         game=game,
         term=term,
@@ -212,6 +202,7 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         next_revision=after,
         original=revision.text if caps else None,
         revisions=revisions,
+        blocks=blocks,
         html=html,
         definition=definition,
         pointers=pointers,
@@ -227,7 +218,6 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         ],
         url=url,
         citation=citation(revision.name, game, target, url),
-        description=description,
         latest=latest,
     )
 
