@@ -237,6 +237,15 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture
+def cold_app(store_dir, monkeypatch):
+    """The site with its answer cache off (``RULINGS_CACHE_MIB=0``): every request computes its answer."""
+    from rulings.web import create_app
+
+    monkeypatch.setenv("RULINGS_CACHE_MIB", "0")
+    return create_app(Settings.resolve(CORPUS, store_dir))
+
+
 @pytest.fixture(scope="session")
 def exported_site(store_dir, tmp_path_factory) -> Path:
     """``rulings export`` of the bundled corpus, run as a user would."""

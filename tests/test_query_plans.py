@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.settings import Settings
-
-from .conftest import CORPUS
-
 PAGES = [
     "/marvel-champions/terms/defend",
     "/marvel-champions/v/1.1/terms/keywords",
@@ -18,15 +14,6 @@ PAGES = [
     "/sentinels-of-the-multiverse/terms/{first}",
     "/vs-system-2pcg/terms/{first}",
 ]
-
-
-@pytest.fixture
-def cold_app(store_dir, monkeypatch):
-    """The site with its answer cache off: every request computes its answer."""
-    from rulings.web import create_app
-
-    monkeypatch.setenv("RULINGS_CACHE_MIB", "0")
-    return create_app(Settings.resolve(CORPUS, store_dir))
 
 
 @pytest.mark.parametrize("path", PAGES)

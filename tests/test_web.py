@@ -319,3 +319,27 @@ def test_the_meta_description_is_the_opening_of_the_text(client):
         assert description and len(description) <= 221 and not re.search(r"[<>*]", description)
         text = client.get(f"/api/marvel-champions/terms/{slug}").get_json()["text"]
         assert not text.strip() or " ".join(text.split())[:40] in description
+
+
+def test_a_see_entry_shows_the_definition_it_points_at_rendered_once_per_build_and_version(cold_app):
+    from flask import g
+
+    from rulings.web import views
+
+    client = cold_app.test_client()
+    page = client.get("/marvel-champions/terms/crisis-icon").get_data(as_text=True)
+    loaded = cold_app.extensions["rulings"].get()
+    kept = {k: v for k, v in loaded._memo.items() if k[0] == "definition"}
+    assert len(kept) == 1 and f'<blockquote class="definition">{next(iter(kept.values()))["html"]}' in page
+    assert client.get("/marvel-champions/terms/crisis-icon").get_data(as_text=True) == page
+    answer = client.get("/api/marvel-champions/terms/crisis-icon").get_json()
+    assert answer["definition"]["term"] == "Side Scheme" and answer["definition"]["html"] in page
+    assert len([k for k in loaded._memo if k[0] == "definition"]) == 1  # the page and the API alike
+    assert client.get("/marvel-champions/v/1.1/terms/crisis-icon").status_code == 200
+    assert len([k for k in loaded._memo if k[0] == "definition"]) == 2  # another version, its own links
+    with cold_app.test_request_context("/marvel-champions/terms/crisis-icon"):
+        g.loaded = loaded
+        game = loaded.store.game("marvel-champions")
+        term, _ = loaded.store.term_by_slug(game, "crisis-icon")
+        revision = loaded.store.revisions(term)[-1]
+        assert views.pointed_definition(game, revision, None) == next(iter(kept.values()))  # as rendered afresh

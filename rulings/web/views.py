@@ -169,14 +169,8 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
     html = render_blocks(blocks, links_for(game, pin, term), cased=caps)
     definition = None
     if not revision.text.strip() and revision.redirect:
-        found = answers.resolved_definition(st, game, revision)
-        if found:
-            definition = {
-                "term": found["term"],
-                "anchor": found["anchor"],
-                "name": found["name"],
-                "html": render_for(game, found["text"], pin, anchors=None),
-            }
+        key = ("definition", revision.id, pin.ordinal if pin else None)
+        definition = loaded().memo(key, lambda: pointed_definition(game, revision, pin))
     see_also = []
     for name in revision.see_also:
         found_term, anchor = st.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
@@ -220,6 +214,19 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         citation=citation(revision.name, game, target, url),
         latest=latest,
     )
+
+
+def pointed_definition(game: Game, revision: RevisionRow, version: VersionRow | None) -> dict | None:
+    """The definition an entry that only says "See: X" shows, rendered as of ``version`` (latest when None).
+
+    Its markdown is parsed and rendered afresh (a millisecond), the same on every page, API answer and
+    pinned version pointing at it: term pages ask for it once per build and version (``Loaded.memo``).
+    """
+    found = answers.resolved_definition(store(), game, revision)
+    if not found:
+        return None
+    html = render_for(game, found["text"], version, anchors=None)
+    return {"term": found["term"], "anchor": found["anchor"], "name": found["name"], "html": html}
 
 
 def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
