@@ -343,3 +343,16 @@ def test_a_see_entry_shows_the_definition_it_points_at_rendered_once_per_build_a
         term, _ = loaded.store.term_by_slug(game, "crisis-icon")
         revision = loaded.store.revisions(term)[-1]
         assert views.pointed_definition(game, revision, None) == next(iter(kept.values()))  # as rendered afresh
+
+
+def test_security_headers_a_response_sets_itself_are_kept_once():
+    from flask import Response
+
+    from rulings.web import security_headers
+    from rulings.web.security import SECURITY_HEADERS
+
+    own = Response("x", headers={"x-frame-options": "SAMEORIGIN"})
+    headers = list(security_headers(own).headers.items())
+    assert [v for k, v in headers if k.lower() == "x-frame-options"] == ["SAMEORIGIN"]
+    added = [k for k in SECURITY_HEADERS if k != "X-Frame-Options"]
+    assert [k for k, _ in headers][-len(added) :] == added
