@@ -63,3 +63,11 @@ def test_a_page_mounted_below_a_prefix_links_below_it(client):
     assert 'href="/rules/static/style.css"' in html and 'href="/rules/marvel-champions/"' in html
     plain = client.get("/marvel-champions/terms/defend").get_data(as_text=True)
     assert 'href="/static/style.css"' in plain and "/rules/" not in plain
+
+
+def test_an_api_term_answer_names_its_pinned_page_and_rulings_below_the_prefix(client):
+    answer = client.get("/api/marvel-champions/terms/defend", environ_overrides={"SCRIPT_NAME": "/rules"}).get_json()
+    assert answer["url"] == "/rules" + urls.term("marvel-champions", "defend", answer["in_force"])
+    assert answer["rulings"] and all(
+        r["url"] == "/rules" + urls.ruling("marvel-champions", r["slug"]) for r in answer["rulings"]
+    )

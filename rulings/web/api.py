@@ -9,7 +9,7 @@ from ..graph import answers, compare, rules
 from ..graph.report import changes_markdown
 from ..urls import Urls
 from . import games, reading, views
-from .context import base_url, game, loaded, store
+from .context import base_url, game, loaded, site_urls, store
 from .lookup import (
     card_or_404,
     linkify_args,
@@ -65,7 +65,7 @@ def terms():
 
 
 def _term_json(page: views.TermPage) -> dict:
-    rev = page.revision
+    rev, built = page.revision, site_urls()
     return {
         "status": "ok",
         "game": page.game.slug,
@@ -96,13 +96,13 @@ def _term_json(page: views.TermPage) -> dict:
         "see_also": [{"name": t.name, "slug": t.slug, "anchor": a} for t, a in page.see_also],
         "referenced_by": [{"name": t.name, "slug": t.slug} for t in page.referenced_by],
         "rulings": [
-            {"title": r["title"], "slug": r["slug"], "url": url_for("site.ruling", game=page.game.slug, slug=r["slug"])}
+            {"title": r["title"], "slug": r["slug"], "url": built.ruling(page.game.slug, r["slug"])}
             for r in page.rulings
         ],
         "versions": [r.version for r in page.revisions],
         "notes": page.notes,
         "citation": page.citation,
-        "url": url_for("site.term_pinned", game=page.game.slug, version=page.version.label, slug=page.term.slug),
+        "url": built.term(page.game.slug, page.term.slug, page.version.label),
     }
 
 
