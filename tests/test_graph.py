@@ -210,3 +210,24 @@ def test_a_term_page_lists_what_refers_to_it_as_links(client, store):
     assert len(listed) > 5 and section == f'<ul class="inline">{"".join(links)}</ul>'
     api = client.get("/api/marvel-champions/terms/attack").get_json()
     assert api["referenced_by"] == [{"name": name, "slug": slug} for slug, name in listed]
+
+
+def test_rulings_carry_their_cards_read_in_one_query(store):
+    game = store.game("sentinels-of-the-multiverse")
+    statements: list[str] = []
+    store.conn.set_trace_callback(statements.append)
+    try:
+        rulings = store.rulings(game)
+    finally:
+        store.conn.set_trace_callback(None)
+    assert len(rulings) > 100 and len(statements) == 2  # the rulings, then the cards of all of them
+    with_cards = 0
+    for ruling in rulings:
+        cards = store.q(
+            "SELECT c.slug, c.name, c.kind, c.id FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
+            "WHERE rc.ruling_id = ? ORDER BY c.kind DESC, c.name",
+            ruling["id"],
+        )
+        assert ruling["cards"] == [dict(slug=s, name=n, kind=k, id=i) for s, n, k, i in cards]
+        with_cards += bool(cards)
+    assert with_cards > 50

@@ -482,34 +482,41 @@ class Store:
         "also",  # later editions that print the same ruling: {document, title, line}
     )
 
-    def _ruling(self, row) -> dict:
-        ruling = dict(zip(self._RULING_COLS, row, strict=True))
-        ruling["sources"] = json.loads(ruling["sources"])
-        ruling["also"] = json.loads(ruling["also"])
-        ruling["cards"] = [
-            dict(slug=r[0], name=r[1], kind=r[2], id=r[3])
-            for r in self.q(
-                "SELECT c.slug, c.name, c.kind, c.id FROM ruling_cards rc JOIN cards c ON c.id = rc.card_id "
-                "WHERE rc.ruling_id = ? ORDER BY c.kind DESC, c.name",
-                ruling["id"],
-            )
-        ]
-        return ruling
+    def _rulings(self, rows: list) -> list[dict]:
+        """Rulings with their cards, the cards of all of them read in one query (not one per ruling)."""
+        rulings = []
+        for row in rows:
+            ruling = dict(zip(self._RULING_COLS, row, strict=True))
+            ruling["sources"] = json.loads(ruling["sources"])
+            ruling["also"] = json.loads(ruling["also"])
+            ruling["cards"] = []
+            rulings.append(ruling)
+        by_id = {r["id"]: r for r in rulings}
+        ids = list(by_id)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for ruling_id, *card in self.q(
+                "SELECT rc.ruling_id, c.slug, c.name, c.kind, c.id FROM ruling_cards rc JOIN cards c "
+                f"ON c.id = rc.card_id WHERE rc.ruling_id IN ({marks}) ORDER BY rc.ruling_id, c.kind DESC, c.name",
+                *chunk,
+            ):
+                by_id[ruling_id]["cards"].append(dict(zip(("slug", "name", "kind", "id"), card, strict=True)))
+        return rulings
 
     def rulings(self, game: Game) -> list[dict]:
-        return [self._ruling(r) for r in self.q(self._RULING + "WHERE r.game_id = ? ORDER BY r.id", game.id)]
+        return self._rulings(self.q(self._RULING + "WHERE r.game_id = ? ORDER BY r.id", game.id))
 
     def ruling(self, game: Game, slug: str) -> dict | None:
-        row = self.one(self._RULING + "WHERE r.game_id = ? AND r.slug = ?", game.id, slug)
-        return self._ruling(row) if row else None
+        found = self._rulings(self.q(self._RULING + "WHERE r.game_id = ? AND r.slug = ?", game.id, slug))
+        return found[0] if found else None
 
     def rulings_about(self, term: TermRow) -> list[dict]:
-        return [
-            self._ruling(r)
-            for r in self.q(
+        return self._rulings(
+            self.q(
                 self._RULING + "JOIN ruling_terms rt ON rt.ruling_id = r.id WHERE rt.term_id = ? ORDER BY r.id", term.id
             )
-        ]
+        )
 
     def terms_of_ruling(self, ruling_id: int) -> list[TermRow]:
         """The glossary terms a ruling mentions."""
@@ -542,12 +549,10 @@ class Store:
         if not row:
             return None
         card = dict(zip(("id", "slug", "name", "kind", "card_set", "number", "group_kind"), row, strict=True))
-        card["rulings"] = [
-            self._ruling(r)
-            for r in self.q(
-                self._RULING + "JOIN ruling_cards rc ON rc.ruling_id = r.id WHERE rc.card_id = ? ORDER BY r.id", row[0]
-            )
-        ]
+        rows = self.q(
+            self._RULING + "JOIN ruling_cards rc ON rc.ruling_id = r.id WHERE rc.card_id = ? ORDER BY r.id", row[0]
+        )
+        card["rulings"] = self._rulings(rows)
         return card
 
     # -- build facts -------------------------------------------------------------
