@@ -35,3 +35,20 @@ def test_term_pages_scan_no_table(cold_app, store, path):
             if step.startswith("SCAN") and "USING" not in step:
                 scans.append((step, sql))
     assert statements and not scans
+
+
+def test_a_term_page_asked_again_looks_up_its_game_and_named_terms_no_more(cold_app):
+    """What names resolve to and which game a slug names are read once per build (a build never changes):
+    a second request of a page with "See also" names, cache off, asks the graph neither again."""
+    client = cold_app.test_client()
+    path = "/marvel-champions/terms/ability"  # "See also" ten terms by name
+    assert b'href="/marvel-champions/terms/triggered-ability"' in client.get(path).data
+    conn = cold_app.extensions["rulings"].get().store.conn
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        assert client.get(path).status_code == 200
+    finally:
+        conn.set_trace_callback(None)
+    assert statements  # the page's own text and links are still read
+    assert not [sql for sql in statements if "FROM games" in sql or "FROM term_names n JOIN" in sql]

@@ -124,6 +124,7 @@ class Store:
         self.path = build / "graph.sqlite"
         self._local = threading.local()
         self._versions: dict[int, tuple[VersionRow, ...]] = {}  # game id -> its versions (a build never changes)
+        self._games: dict[str, Game] | None = None  # slug -> game, read once (every request names its game)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -157,9 +158,10 @@ class Store:
 
     def game(self, slug_or_alias: str) -> Game | None:
         wanted = slugify(slug_or_alias or "")
-        row = self.one("SELECT id, slug, name, aliases FROM games WHERE slug = ?", wanted)
-        if row:
-            return Game(row[0], row[1], row[2], json.loads(row[3]))
+        if self._games is None:
+            self._games = {game.slug: game for game in self.games()}
+        if wanted in self._games:
+            return self._games[wanted]
         for row in self.q("SELECT id, slug, name, aliases FROM games WHERE aliases != '[]'"):
             if wanted in {slugify(a) for a in json.loads(row[3])}:
                 return Game(row[0], row[1], row[2], json.loads(row[3]))

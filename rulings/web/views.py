@@ -152,6 +152,12 @@ class TermPage:
         return list(zip([None, *self.revisions], self.revisions, strict=False))
 
 
+def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow | None, str | None]:
+    """``Store.find_term`` once per build: the names pages point at (see also, "See:") recur on every
+    version of a page and across pages, and each look-up is three queries."""
+    return loaded().memo(("named", game.id, name, ordinal), lambda: store().find_term(game, name, ordinal))
+
+
 def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage | None:
     st = store()
     versions = st.versions(game)
@@ -173,12 +179,12 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         definition = loaded().memo(key, lambda: pointed_definition(game, revision, pin))
     see_also = []
     for name in revision.see_also:
-        found_term, anchor = st.find_term(game, re.sub(r"\s*\(.*\)$", "", name))
+        found_term, anchor = term_named(game, re.sub(r"\s*\(.*\)$", "", name))
         if found_term is not None and found_term.id != term.id:
             see_also.append((found_term, anchor))
     redirects, pointers = [], []
     for name in revision.redirect:
-        found_term, anchor = st.find_term(game, name, target.ordinal)  # the term of that name then
+        found_term, anchor = term_named(game, name, target.ordinal)  # the term of that name then
         pointers.append((name, found_term, anchor))
         if found_term is not None:
             redirects.append(found_term)
