@@ -16,19 +16,26 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_term_pages_scan_no_table(cold_app, store, path):
-    game = path.split("/")[2] if path.startswith("/api/") else path.split("/")[1]
-    path = path.format(first=store.terms(store.game(game), ("entry",))[0].slug)
-    client = cold_app.test_client()
+def statements_of_a_second_request(app, path: str) -> tuple[object, list[str]]:
+    """The graph's connection and the statements the second request of ``path`` runs (the first read
+    what a build reads once)."""
+    client = app.test_client()
     assert client.get(path).status_code == 200
-    conn = cold_app.extensions["rulings"].get().store.conn
+    conn = app.extensions["rulings"].get().store.conn
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     try:
         assert client.get(path).status_code == 200
     finally:
         conn.set_trace_callback(None)
+    return conn, statements
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_term_pages_scan_no_table(cold_app, store, path):
+    game = path.split("/")[2] if path.startswith("/api/") else path.split("/")[1]
+    path = path.format(first=store.terms(store.game(game), ("entry",))[0].slug)
+    conn, statements = statements_of_a_second_request(cold_app, path)
     scans = []
     for sql in dict.fromkeys(statements):
         for _, _, _, step in conn.execute("EXPLAIN QUERY PLAN " + sql):
@@ -40,15 +47,8 @@ def test_term_pages_scan_no_table(cold_app, store, path):
 def test_a_term_page_asked_again_looks_up_its_game_and_named_terms_no_more(cold_app):
     """What names resolve to and which game a slug names are read once per build (a build never changes):
     a second request of a page with "See also" names, cache off, asks the graph neither again."""
-    client = cold_app.test_client()
     path = "/marvel-champions/terms/ability"  # "See also" ten terms by name
-    assert b'href="/marvel-champions/terms/triggered-ability"' in client.get(path).data
-    conn = cold_app.extensions["rulings"].get().store.conn
-    statements: list[str] = []
-    conn.set_trace_callback(statements.append)
-    try:
-        assert client.get(path).status_code == 200
-    finally:
-        conn.set_trace_callback(None)
+    assert b'href="/marvel-champions/terms/triggered-ability"' in cold_app.test_client().get(path).data
+    _, statements = statements_of_a_second_request(cold_app, path)
     assert statements  # the page's own text and links are still read
     assert not [sql for sql in statements if "FROM games" in sql or "FROM term_names n JOIN" in sql]
