@@ -180,6 +180,14 @@ def write_game(root: Path, slug: str, toml: str, files: dict[str, str | bytes]) 
     return game
 
 
+def built_game(corpus: Path, store: Path, slug: str, toml: str, files: dict[str, str | bytes]) -> Settings:
+    """A small game written into ``corpus`` and built into ``store``: the settings to open it with."""
+    write_game(corpus, slug, toml, files)
+    settings = Settings.resolve(corpus, store)
+    build(settings, progress=lambda _: None)
+    return settings
+
+
 MAGIC_DOCS = SHARED / "corpora" / "magic-the-gathering" if SHARED is not None else None
 MAGIC_MANIFEST = ROOT / "docs" / "corpora" / "magic-the-gathering" / "game.toml"
 

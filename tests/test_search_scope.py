@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.build import build
 from rulings.builds import current_build
 from rulings.errors import CorpusError
 from rulings.index.scope import names_variant, variant_scope
 from rulings.index.search import Searcher
 from rulings.ingest.manifest import load_manifest
-from rulings.settings import Settings
 
-from .conftest import write_game
+from .conftest import built_game, write_game
 
 RULEBOOK = """# Harbor Rules
 
@@ -58,10 +56,8 @@ variants = ["option"]
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
-    corpus = tmp_path_factory.mktemp("corpus")
-    write_game(corpus, "harbor", MANIFEST, {"rules.md": RULEBOOK})
-    settings = Settings.resolve(corpus, tmp_path_factory.mktemp("store"))
-    build(settings, progress=lambda _: None)
+    corpus, store = tmp_path_factory.mktemp("corpus"), tmp_path_factory.mktemp("store")
+    settings = built_game(corpus, store, "harbor", MANIFEST, {"rules.md": RULEBOOK})
     return Searcher(current_build(settings.store))
 
 

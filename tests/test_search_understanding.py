@@ -10,7 +10,6 @@ import re
 
 import pytest
 
-from rulings.build import build
 from rulings.builds import current_build
 from rulings.errors import CorpusError
 from rulings.index import query as query_module
@@ -20,10 +19,9 @@ from rulings.index.search import CLOSE, OPEN, Searcher, edits
 from rulings.index.spelling import SpellingWords
 from rulings.index.topdocs import TermScores, top_documents
 from rulings.ingest.manifest import load_manifest
-from rulings.settings import Settings
 from rulings.web import create_app
 
-from .conftest import write_game
+from .conftest import built_game, write_game
 
 RULEBOOK = """# Lantern Hold Rulebook
 
@@ -74,11 +72,8 @@ tank = "guard"
 
 @pytest.fixture(scope="module")
 def settings(tmp_path_factory):
-    corpus = tmp_path_factory.mktemp("corpus")
-    write_game(corpus, "lantern-keep", MANIFEST, {"rulebook.md": RULEBOOK})
-    settings = Settings.resolve(corpus, tmp_path_factory.mktemp("store"))
-    build(settings, progress=lambda _: None)
-    return settings
+    corpus, store = tmp_path_factory.mktemp("corpus"), tmp_path_factory.mktemp("store")
+    return built_game(corpus, store, "lantern-keep", MANIFEST, {"rulebook.md": RULEBOOK})
 
 
 @pytest.fixture(scope="module")
@@ -155,14 +150,13 @@ def test_a_word_is_joined_only_where_the_game_searched_has_it(tmp_path):
             )
         },
     )
-    write_game(
+    settings = built_game(
         tmp_path / "corpus",
+        tmp_path / "store",
         "patrols",
         manifest.format("Patrols"),
         {"rules.md": ("# Patrols Rules\n\n## Glossary\n\n**Watch**: Look at the board.\n\n**Tower**: A tall piece.\n")},
     )
-    settings = Settings.resolve(tmp_path / "corpus", tmp_path / "store")
-    build(settings, progress=lambda _: None)
     searcher = Searcher(current_build(settings.store))
     stems = lambda text, game: [w.stem for w in searcher.plan(text, game=game).words]  # noqa: E731
     assert stems("watch tower", "towers") == ["watchtower"]
