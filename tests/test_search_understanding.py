@@ -355,6 +355,23 @@ def test_the_hit_points_at_the_passage_that_answers_even_below_the_candidates_cu
     assert "armor is subtracted" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
 
 
+def test_a_passage_stores_only_its_own_text_and_a_hit_found_by_it_alone_shows_its_entry(searcher, monkeypatch):
+    with searcher.lend():
+        reader = searcher.current_searcher.reader()
+        passages = [f for f in reader.all_stored_fields() if f["kind"] == "passage"]
+    assert passages and all(set(f) <= {"parent", "kind", "subkind", "body", "anchor", "number"} for f in passages)
+
+    def passages_only(*args):  # the entry's own document is not among the candidates
+        return [found for found in candidates(*args) if found[1].fields["kind"] == "passage"]
+
+    candidates = searcher._candidates
+    monkeypatch.setattr(searcher, "_candidates", passages_only)
+    hit = top(searcher, "armor subtracted")
+    assert (hit.title, hit.game, hit.kind, hit.subkind) == ("Attack", "lantern-keep", "term", "entry")
+    assert hit.url == "/lantern-keep/terms/attack#p-each-enemy-attack-deals"
+    assert "armor is subtracted" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
+
+
 def test_spelling_look_ups_in_memory_find_what_whoosh_finds(searcher):
     with searcher.lend():
         reader = searcher.current_searcher.reader()

@@ -219,8 +219,8 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         game=fields.ID(stored=True),
         kind=fields.ID(stored=True),  # term | subdefinition | section | ruling | passage
         subkind=fields.ID(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
-        versions=fields.KEYWORD(stored=True, commas=True),
-        title=fields.TEXT(analyzer=text, stored=True, field_boost=4.0),
+        versions=fields.KEYWORD(commas=True),  # searched (a version's texts), never shown
+        title=fields.TEXT(analyzer=text, field_boost=4.0),  # shown as the label
         # Positions only where phrases are searched (title, body): they cost index size and writing time.
         names=fields.TEXT(analyzer=text, field_boost=3.0, phrase=False),
         name_keys=fields.KEYWORD(stored=True, commas=True, lowercase=True),
@@ -230,13 +230,14 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         spell=fields.FieldType(formats.Existence(), spelling_analyzer()),
         # Adjacent word pairs ("first_damag"): phrase proximity as a cheap term lookup.
         pairs=fields.TEXT(analyzer=text | ShingleFilter(size=2, sep="_"), phrase=False),
-        label=fields.STORED,  # the title shown (a passage shows its entry's)
+        label=fields.STORED,  # the title shown
         slug=fields.STORED,
-        url=fields.STORED,
+        url=fields.STORED,  # a ruling's (search makes a term's, pinned to the version searched)
         aliases=fields.STORED,
         version=fields.STORED,
         # A passage (a block of an entry's text) names its entry; anchor and number point inside it.
         parent=fields.ID(stored=True),  # indexed: an entry's passages are found by it
+        entry=fields.ID(),  # an entry with passages: what a passage found without its entry finds it by
         anchor=fields.STORED,
         number=fields.STORED,
         scope=fields.STORED,  # the headings of the variant an entry belongs to (scope.py), if any

@@ -170,12 +170,20 @@ class _Group:
 
     best: float = 0.0
     best_fields: dict | None = None  # what the hit shows and points at: the best passage, if any
-    entry_fields: dict | None = None
+    entry_fields: dict | None = None  # the entry's own document, when it is among the candidates
+    entry_read: dict | None = None  # else the entry's stored fields, read for what the hit shows
     passage_score: float = 0.0
     present: dict = field(default_factory=dict)  # query word -> credit (1: the word itself, less: an alternative)
     rank: int = 1 << 30
     named: bool = False  # the query names the entry: the hit shows its top
     source: tuple | None = None  # (searcher, its top documents, its best passage's score) the entry came from
+    found_in: tuple | None = None  # (searcher, its top documents) a passage came from
+
+    @property
+    def entry(self) -> dict:
+        """What the hit shows of its entry: its document's stored fields (a passage's, from an index
+        whose passages stored them all)."""
+        return self.entry_fields or self.entry_read or self.best_fields
 
 
 def holding_searchers(method):
@@ -497,14 +505,17 @@ class Searcher:
             answers = score * self.coverage_factor(self.coverage(found, wanted))
             if passage and (group.best_fields is None or answers > group.passage_score):  # the best passage
                 group.passage_score, group.best_fields = answers, fields
+                group.found_in = (searcher, walked)
             elif not passage:
                 group.entry_fields = fields
                 group.source = (searcher, walked, passage_tops.get(id(searcher), 1.0))
             group.best = max(group.best, score)
         asked = set(self.tokens(text))
-        for group in groups.values():
+        for key, group in groups.items():
+            if group.entry_fields is None:
+                group.entry_read = self._entry_of(*group.found_in, key)
             coverage = self.coverage(group.present, wanted)
-            fields = group.entry_fields or group.best_fields
+            fields = group.entry
             # A name inside the query counts as much as the rest of the query agrees with the entry.
             bonus = self._name_bonus(fields, text, set(wanted)) * coverage
             group.best = group.best * self.coverage_factor(coverage) + bonus
@@ -552,9 +563,17 @@ class Searcher:
                     self.term_scores.stored_fields(searcher, walked.name, -docnum),
                 )
 
+    def _entry_of(self, searcher, walked: TopDocuments, key: str) -> dict | None:
+        """The stored fields of the entry whose id is ``key`` (by its ``entry`` field), if it has one."""
+        reader = searcher.reader()
+        if not self.df(reader, "entry", key, walked.name):
+            return None
+        docnum = next(iter(reader.postings("entry", key).all_ids()))
+        return self.term_scores.stored_fields(searcher, walked.name, docnum)
+
     def _hit(self, group: _Group, pattern, version: str | None) -> Hit:
         shown = group.best_fields
-        entry = group.entry_fields or shown
+        entry = group.entry
         passage = shown["kind"] == "passage"
         kind = shown["subkind"] if passage else entry["kind"]
         if kind == "ruling":
@@ -564,7 +583,7 @@ class Searcher:
             anchor = shown.get("anchor") if passage else own_anchor
             url = urls.term(entry["game"], slug, version, anchor or None)
         return Hit(
-            entry.get("label") or entry["title"],
+            entry["label"],
             json.loads(entry.get("aliases") or "[]"),
             entry["game"],
             kind,

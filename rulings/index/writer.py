@@ -156,14 +156,16 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
             body=body,
             slug=term.slug,
             url=url,
-            aliases=json.dumps([n for n in names if n != revision.name]),
+            aliases=_aliases(names, revision.name),
             version=revision.version,
             number=term.number,
             scope=scope(term.path, revision.name),
         )
+        passages = list(_passages(entry, blocks_of(store, revision))) if latest else []
+        if passages:
+            entry["entry"] = entry["id"]  # what a passage found without its entry finds it by
         yield entry
-        if latest:
-            yield from _passages(entry, blocks_of(store, revision))
+        yield from passages
         for sub in store.subdefs(revision.id):
             yield dict(
                 id=f"s:{sub['id']}",
@@ -180,10 +182,15 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
                 body=plain_text(sub["text"]),
                 slug=f"{term.slug}#{sub['anchor']}",
                 url=urls.term(game.slug, term.slug, None if latest else revision.version, sub["anchor"]),
-                aliases="[]",
                 version=revision.version,
                 scope=scope([*term.path, revision.name], sub["name"]),
             )
+
+
+def _aliases(names: list[str], shown: str) -> str | None:
+    """A term's other names as stored (JSON), or None (nothing stored) when it has none."""
+    others = [n for n in names if n != shown]
+    return json.dumps(others) if others else None
 
 
 def _ruling_document(game: Game, ruling: dict, labels: list[str], scope) -> dict:
@@ -203,7 +210,6 @@ def _ruling_document(game: Game, ruling: dict, labels: list[str], scope) -> dict
         body=plain_text(ruling["text"]),
         slug=ruling["slug"],
         url=urls.ruling(game.slug, ruling["slug"]),
-        aliases="[]",
         version=None,
         scope=scope([x for x in (ruling["group"], ruling["section"]) if x], ruling["title"]),
     )
@@ -214,31 +220,26 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
 
     The entry keeps its whole text (a question's words may be spread over its paragraphs); a
     passage is found by its own words and shows as its entry, pointed at the block (its anchor).
+    A passage is searched by its entry's game, kind and versions but stores only what is its own
+    (its text, anchor and rule number): search reads the rest from the entry (``entry`` field).
     """
     if len(blocks) < 2:
         return
-    for position, (anchor, number, text) in enumerate(blocks):
+    for anchor, number, text in blocks:
         body = plain_text(text)
         if not body:
             continue
         yield dict(
-            id=f"{entry['id']}:{position}",
             parent=entry["id"],
             game=entry["game"],
             kind="passage",
             subkind=entry["kind"],
             versions=entry["versions"],
             latest=True,
-            label=entry["label"],
-            name_keys=entry["name_keys"],
             body=body,
-            slug=entry["slug"],
-            url=entry["url"],
-            aliases=entry["aliases"],
-            version=entry["version"],
-            scope=entry["scope"],
             anchor=anchor,
             number=number,
+            _stored_game=None,
         )
 
 
@@ -264,6 +265,8 @@ def _add(main, history, store: Store, only: list[str] | None = None) -> int:
         if doc["kind"] != "passage":
             doc["spell"] = f"{doc['title']} {doc['names']} {doc['context']} {opening}"
         doc["pairs"] = f"{doc.get('title', '')}\n{opening}"
+        if doc["kind"] != "ruling":
+            doc["_stored_url"] = None  # search makes a term's URL, pinned to the version searched
         (main if doc.pop("latest") else history).add_document(**doc)
         count += 1
     return count
