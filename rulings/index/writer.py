@@ -12,13 +12,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from whoosh import index as whoosh_index
-from whoosh.codec.whoosh3 import W3Codec
 from whoosh.writing import PostingPool, SegmentWriter
 
 from ..graph.store import Game, Store, TermRow
 from ..markup import plain_text
 from ..text import name_key
 from ..urls import urls
+from .codec import Codec  # indexes written before codec.py name it here
 from .lexicon import LEXICON
 from .schema import analyzer, schema
 from .scope import variant_scope
@@ -28,17 +28,6 @@ INDEXED_KINDS = ("entry", "keyword", "section", "rule")  # numbered rules too (M
 PARALLEL_ABOVE = 5000  # revisions; below this one process writes one optimised segment faster
 LIMIT_MB = 256  # memory for one writer's postings before it sorts them out to disk
 RUN_BATCH = 10_000  # postings per pickle in a run on disk
-
-
-class Codec(W3Codec):
-    """Whoosh's codec without length statistics per block of postings.
-
-    They serve Whoosh's block-skipping collectors, which search never uses (topdocs.py walks every
-    posting of a clause), and looking up a document's field length for each posting written was a
-    fifth of writing the index. Field lengths themselves, which scores use, are written as before.
-    """
-
-    length_stats = False
 
 
 class BatchedPostingPool(PostingPool):

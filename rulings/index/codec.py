@@ -1,0 +1,178 @@
+"""The index's on-disk format: Whoosh's W3 codec, with short posting lists kept in the term dictionary.
+
+Most terms of a rules corpus are rare (word pairs, names, the sources' typos): nine in ten have a
+handful of postings. W3 gives every term a block of its own in the postings file, about 100 bytes of
+header, statistics and compressed pickle whatever it holds, and a pointer to it; those blocks were
+45% of the postings of 200 rulebooks. Whoosh means to inline short lists into the term's entry
+instead, but its writer calls a method its term info lacks (``set_inline``), so inlining only works
+switched off, and it would pickle them (a few dozen bytes a list). Here a list shorter than
+``INLINE_BELOW`` is written into the term's entry as varints, and read back as Whoosh reads any
+inlined list (a ``ListMatcher``): the same documents, weights and positions.
+
+The codec object is pickled into each segment, so the reading side below is the one every index
+written with it is read with; entries written by plain W3 (a block pointer, or a pickled list) read
+as before.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from whoosh.codec.whoosh3 import W3Codec, W3FieldCursor, W3PostingsWriter, W3TermInfo, W3TermsReader
+from whoosh.reading import TermNotFound
+
+INLINE_BELOW = 16  # posting lists this short live in the term dictionary
+NO_EXTENT = struct.pack("!qi", 0, 0)  # a block pointer to nothing, for W3 to read a header past
+COMPACT = 2  # the flags byte of a term entry whose postings follow as varints (W3: 0 pointer, 1 pickle)
+
+
+class Codec(W3Codec):
+    """W3 without length statistics per block of postings, and with short posting lists inlined.
+
+    Length statistics serve Whoosh's block-skipping collectors, which search never uses (topdocs.py
+    walks every posting of a clause), and looking up a document's field length for each posting
+    written was a fifth of writing the index. Field lengths themselves, which scores use, are written
+    as before.
+    """
+
+    length_stats = False
+
+    def postings_writer(self, dbfile, byteids=False):
+        limits = dict(blocklimit=self._blocklimit, compression=self._compression, inlinelimit=INLINE_BELOW)
+        return InliningPostingsWriter(dbfile, byteids=byteids, **limits)
+
+    def terms_reader(self, storage, segment):
+        reader = super().terms_reader(storage, segment)
+        reader.__class__ = CompactTermsReader
+        return reader
+
+
+class InliningPostingsWriter(W3PostingsWriter):
+    def finish_postings(self):
+        if self.written() or len(self) >= self._inlinelimit:
+            return super().finish_postings()
+        terminfo, self._terminfo = self._terminfo, None
+        terminfo.add_block(self)
+        terminfo.__class__ = CompactTermInfo
+        terminfo.set_inlined(self._ids, self._weights, self._values)
+        return terminfo
+
+
+class CompactTermInfo(W3TermInfo):
+    """A term's entry; an inlined posting list as varints: count, document gaps, weights, values."""
+
+    def to_bytes(self) -> bytes:
+        if not self.is_inlined():
+            return super().to_bytes()
+        head = bytearray(super().to_bytes()[: self._struct.size])
+        head[0] = COMPACT
+        return bytes(head) + encode_postings(*self._inlined)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> W3TermInfo:
+        if data[0] != COMPACT:
+            return W3TermInfo.from_bytes(data)
+        size = cls._struct.size
+        terminfo = W3TermInfo.from_bytes(b"\0" + data[1:size] + NO_EXTENT)  # the header, read by W3
+        terminfo._offset = terminfo._length = None
+        terminfo._inlined = decode_postings(data, size)
+        return terminfo
+
+
+class CompactTermsReader(W3TermsReader):
+    """W3's term dictionary, its entries read by ``CompactTermInfo``."""
+
+    def cursor(self, fieldname, fieldobj):
+        cursor = super().cursor(fieldname, fieldobj)
+        cursor.__class__ = CompactFieldCursor
+        return cursor
+
+    def items(self):
+        decode = self._keydecoder
+        return ((decode(key), CompactTermInfo.from_bytes(value)) for key, value in self._tindex.items())
+
+    def items_from(self, fieldname, prefix):
+        decode = self._keydecoder
+        entries = self._tindex.items_from(self._keycoder(fieldname, prefix))
+        return ((decode(key), CompactTermInfo.from_bytes(value)) for key, value in entries)
+
+    def term_info(self, fieldname, tbytes):
+        try:
+            return CompactTermInfo.from_bytes(self._tindex[self._keycoder(fieldname, tbytes)])
+        except KeyError:
+            raise TermNotFound(f"No term {fieldname}:{tbytes!r}") from None
+
+
+class CompactFieldCursor(W3FieldCursor):
+    def term_info(self):
+        if self._pos is None:
+            return None
+        return CompactTermInfo.from_bytes(self._tindex.dbfile.get(self._datapos, self._datalen))
+
+
+def encode_postings(ids, weights, values) -> bytes:
+    """Varints: the count, each document's gap from the one before, each weight (a term's count in the
+    document: whole; any other as a float), the values' count and each value's length and bytes."""
+    out = bytearray()
+    _varint(out, len(ids))
+    previous = 0
+    for docnum in ids:
+        _varint(out, docnum - previous)
+        previous = docnum
+    whole = all(w == int(w) and 0 <= w < 1 << 31 for w in weights)
+    out.append(1 if whole else 0)
+    for weight in weights:
+        if whole:
+            _varint(out, int(weight))
+        else:
+            out += struct.pack("!f", weight)
+    _varint(out, len(values))  # none, for a format without values (W3 keeps only non-empty ones)
+    for value in values:
+        _varint(out, len(value))
+        out += value
+    return bytes(out)
+
+
+def decode_postings(data: bytes, pos: int) -> tuple[tuple, tuple, tuple]:
+    count, pos = _read_varint(data, pos)
+    ids, previous = [], 0
+    for _ in range(count):
+        gap, pos = _read_varint(data, pos)
+        previous += gap
+        ids.append(previous)
+    whole = data[pos]
+    pos += 1
+    weights = []
+    for _ in range(count):
+        if whole:
+            weight, pos = _read_varint(data, pos)
+            weights.append(float(weight))
+        else:
+            weights.append(struct.unpack_from("!f", data, pos)[0])
+            pos += 4
+    held, pos = _read_varint(data, pos)
+    values = []
+    for _ in range(held):
+        size, pos = _read_varint(data, pos)
+        values.append(data[pos : pos + size])
+        pos += size
+    # A format without values: each posting's is empty bytes, as W3's blocks give (merging segments needs bytes)
+    return tuple(ids), tuple(weights), tuple(values) if held else (b"",) * count
+
+
+def _varint(out: bytearray, number: int) -> None:
+    while number >= 0x80:
+        out.append((number & 0x7F) | 0x80)
+        number >>= 7
+    out.append(number)
+
+
+def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
+    number = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        number |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return number, pos
+        shift += 7
