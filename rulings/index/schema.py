@@ -125,8 +125,13 @@ def light_stem(word: str) -> str:
 
 @lru_cache(maxsize=100_000)
 def family_stem(word: str) -> str:
-    """Porter2's full stem: words of one family ("alter", "alteration"), related but not the same."""
-    return porter2.stem(word)
+    """Porter2's full stem of an indexed word: words of one family ("alter", "alteration"), related but not the same.
+
+    An indexed word has lost its final "e" (``light_stem``), which Porter2 needs to strip a suffix
+    ("regenerat" stems to itself, "regenerate" to "regener", as "regeneration" does): the shorter of
+    the stems with and without it.
+    """
+    return min(porter2.stem(word), porter2.stem(word + "e"), key=len) if word.isalpha() else porter2.stem(word)
 
 
 @lru_cache(maxsize=200_000)

@@ -1,0 +1,119 @@
+"""Search over numbered rules (a comprehensive-rules document): the hit points at the subrule that answers.
+
+A small rules document written for the test, in the layout of the Magic Comprehensive Rules: numbered
+sections, rules and lettered subrules, and a glossary.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulings.builds import current_build
+from rulings.index.schema import family_stem, light_stem
+from rulings.index.search import Searcher
+
+from .conftest import built_game
+
+RULES = """Harbor Comprehensive Rules
+
+These rules are effective as of March 3, 2024.
+
+Introduction
+
+This document is the authority for Harbor.
+
+Contents
+
+1. Ships
+100. General
+101. Docking
+
+7. Keyword Actions
+701. Keyword Actions
+
+Glossary
+
+Credits
+
+1. Ships
+
+100. General
+
+100.1. Each player has a fleet of ships.
+
+100.1a A ship in the harbor is docked.
+
+100.1b A ship outside the harbor is at sea.
+
+101. Docking
+
+101.1. A player may dock one ship during each of their turns.
+
+101.1a A docked ship can't be sunk by a storm.
+
+101.1b A docked ship can't sail until its owner's next turn.
+
+101.2. Navigation through a storm costs one crew for each ship.
+
+7. Keyword Actions
+
+701. Keyword Actions
+
+701.1. Scuttle
+
+701.1a To scuttle a ship, its owner moves it from the sea to the wreck pile. Scuttling a ship
+doesn't sink it, so salvage and other effects that replace sinking can't return it.
+
+701.2. Salvage
+
+701.2a If the effect of an ability salvages a ship, it replaces sinking with a return to the harbor.
+
+701.2b A salvaged ship is docked.
+
+Glossary
+
+Scuttle
+To move a ship you own to the wreck pile. See rule 701.1, "Scuttle."
+
+Credits
+
+Harbor was written for a test.
+"""
+
+MANIFEST = """[game]
+name = "Harbor Rules"
+
+[[documents]]
+file = "rules.txt"
+kind = "reference"
+title = "Comprehensive Rules"
+version = "2024-03-03"
+date = 2024-03-03
+"""
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    corpus, store = tmp_path_factory.mktemp("corpus"), tmp_path_factory.mktemp("store")
+    settings = built_game(corpus, store, "harbor-rules", MANIFEST, {"rules.txt": RULES})
+    return Searcher(current_build(settings.store))
+
+
+def hits(searcher, query):
+    return searcher.search(query, game="harbor-rules").hits
+
+
+def test_word_families_meet_though_the_index_folds_a_final_e():
+    """The index has "regenerat" for "regenerate" (its final "e" folded): still of the family of "regeneration"."""
+    for word, related in (("regenerate", "regeneration"), ("activate", "activation"), ("sacrifice", "sacrificing")):
+        assert family_stem(light_stem(word)) == family_stem(light_stem(related)), (word, related)
+    assert family_stem(light_stem("alter")) == family_stem("alteration")
+    assert family_stem(light_stem("attack")) != family_stem(light_stem("tackle"))
+
+
+def test_a_word_of_the_family_finds_the_rule_that_says_it_another_way(searcher):
+    """ "navigate" is searched as "navigation" too (below the word itself): the rule about navigation answers."""
+    plan = searcher.plan("can I navigate a ship through a storm", game="harbor-rules")
+    assert "navigation" in next(w.alternatives for w in plan.words if w.stem == light_stem("navigate"))
+    top = hits(searcher, "how do I navigate my ship")[0]
+    assert top.number == "101.2", (top.title, top.number)
