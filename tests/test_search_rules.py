@@ -103,6 +103,14 @@ def hits(searcher, query):
     return searcher.search(query, game="harbor-rules").hits
 
 
+def test_a_rule_whose_whole_text_is_one_subrule_points_at_it(searcher):
+    """701.1 is all 701.1a: its hit cites 701.1a (number and link), as a passage of a longer rule would."""
+    hit = next(h for h in hits(searcher, "scuttle a ship") if h.title == "Scuttle" and h.number)
+    assert hit.number == "701.1a" and hit.url.endswith("#701.1a"), (hit.number, hit.url)
+    longer = next(h for h in hits(searcher, "salvaged ship docked") if h.title == "Salvage")
+    assert longer.number == "701.2b" and longer.url.endswith("#701.2b")
+
+
 def test_word_families_meet_though_the_index_folds_a_final_e():
     """The index has "regenerat" for "regenerate" (its final "e" folded): still of the family of "regeneration"."""
     for word, related in (("regenerate", "regeneration"), ("activate", "activation"), ("sacrifice", "sacrificing")):

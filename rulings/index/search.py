@@ -580,7 +580,7 @@ class Searcher:
             url = entry["url"]
         else:  # pinned to the version searched; at the passage that answers (or the sub-definition)
             slug, _, own_anchor = entry["slug"].partition("#")
-            anchor = shown.get("anchor") if passage else own_anchor
+            anchor = shown.get("anchor") if passage else own_anchor or entry.get("anchor")
             url = urls.term(entry["game"], slug, version, anchor or None)
         return Hit(
             entry["label"],

@@ -150,7 +150,10 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
             number=term.number,
             scope=scope(term.path, revision.name),
         )
-        passages = list(_passages(entry, blocks_of(store, revision))) if latest else []
+        blocks = blocks_of(store, revision) if latest else []
+        if len(blocks) == 1 and blocks[0][1]:  # a rule whose whole text is one subrule ("701.17a"): it points at it
+            entry.update(anchor=blocks[0][0], number=blocks[0][1])
+        passages = list(_passages(entry, blocks))
         if passages:
             entry["entry"] = entry["id"]  # what a passage found without its entry finds it by
         yield entry
