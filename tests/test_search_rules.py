@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rulings.builds import current_build
+from rulings.index import query as query_module
 from rulings.index.schema import family_stem, light_stem
 from rulings.index.search import Searcher
 
@@ -54,6 +55,16 @@ Credits
 101.1b A docked ship can't sail until its owner's next turn.
 
 101.2. Navigation through a storm costs one crew for each ship.
+
+101.3. The starting player takes the first turn.
+
+101.3a In a two-player game, the player who sails first skips the harbor toll of their first turn.
+
+101.3b In a convoy game, the fleet that sails first skips the toll of its first turn.
+
+101.4. A ship with crew greater than 0 may sail.
+
+101.5. A ship with crew 0 or less can't sail, and at the end of the turn its owner puts it into the wreck pile.
 
 7. Keyword Actions
 
@@ -125,3 +136,15 @@ def test_a_word_of_the_family_finds_the_rule_that_says_it_another_way(searcher):
     assert "navigation" in next(w.alternatives for w in plan.words if w.stem == light_stem("navigate"))
     top = hits(searcher, "how do I navigate my ship")[0]
     assert top.number == "101.2", (top.title, top.number)
+
+
+def test_common_words_tell_the_passages_of_one_entry_apart(searcher, monkeypatch):
+    """ "player" is too common to tell entries apart (searched in names only), yet it tells 101.3a ("the player
+    who sails first") from 101.3b ("the fleet that sails first"): the hit points at 101.3a."""
+    monkeypatch.setattr(query_module, "COMMON_FLOOR", 0)
+    query = "does the player going first skip the toll on the first turn"
+    with searcher.lend():
+        _, _, common = searcher.required_words(searcher.plan(query, game="harbor-rules"))
+    assert "player" in common
+    hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.3"))
+    assert hit.number == "101.3a", hit.number

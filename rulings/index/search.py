@@ -439,14 +439,15 @@ class Searcher:
         plan = self.plan(text, broad=filters is None, game=game)
         if not plan.clauses:
             return [], 0.0
-        wanted, unseen = self.required_words(plan)
+        wanted, unseen, common = self.required_words(plan)
+        pointing = {**common, **wanted}  # which of an entry's passages answers: its common words tell too
         size = min(max(limit * 3, CANDIDATES), 300)
         found = self._candidates(self.current_searcher, self.ix.indexname, plan, filters, size)
         if version:  # a past version's texts live in the history index too
             found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, size)
-        groups = self._groups(found, wanted, text)
+        groups = self._groups(found, wanted, pointing, text)
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
-        self._point_at_answers(ranked, wanted)
+        self._point_at_answers(ranked, pointing)
         pattern = self._highlighter(text, plan)
         hits = [self._hit(group, pattern, version) for group in ranked]
         seen = sum(weight for _, weight in wanted.values())
@@ -455,23 +456,28 @@ class Searcher:
         best_coverage = best * seen / (seen + unseen) if seen + unseen else best
         return hits, best_coverage
 
-    def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float]:
+    def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float, dict]:
         """The query's telling words: the forms that count for each, and its weight (rarer words weigh more).
 
         Very common words tell answers apart no more than words the index has never seen: both are
         left out of coverage. The second value is the weight of the unseen ones (typos, mostly), so
         a spelling correction can be judged by how much more of the query it lets results cover.
+        The third value holds the very common words, weighed alike: they cannot tell entries apart,
+        but they can tell apart the passages of one entry ("the *player* who plays first" against
+        "the team who plays first").
         """
         reader = self.current_searcher.reader()
         total = max(reader.doc_count(), 1)
-        wanted, unseen = {}, 0.0
+        wanted, unseen, common = {}, 0.0, {}
         for word in plan.telling:
             df = max(self.df(reader, f, form) for form in word.forms for f in fields_of(form, ("title", "body")))
             if df == 0:
                 unseen += math.log(1 + total)
             elif df <= common_limit(total):
                 wanted[word.stem] = (word.forms, math.log(1 + total / df) * min(word.weight, 1.0))
-        return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen
+            else:
+                common[word.stem] = (word.forms, math.log(1 + total / df) * min(word.weight, 1.0))
+        return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen, common
 
     @staticmethod
     def coverage(present: dict[str, float], wanted: dict[str, tuple[dict[str, float], float]]) -> float:
@@ -484,11 +490,12 @@ class Searcher:
         """What a text keeps of its score for covering this share of the question (little when it covers little)."""
         return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
 
-    def _groups(self, found: list[tuple], wanted: dict, text: str) -> dict[str, _Group]:
+    def _groups(self, found: list[tuple], wanted: dict, pointing: dict, text: str) -> dict[str, _Group]:
+        """Candidates by entry, each scored by ``wanted`` words; its best passage chosen by ``pointing`` words."""
         presence = {}
         for searcher, walked in {id(f[0]): (f[0], f[3]) for f in found}.values():
             docnums = [hit.docnum for s, hit, _, _ in found if s is searcher]
-            presence[id(searcher)] = self._presence(searcher, docnums, wanted, walked)
+            presence[id(searcher)] = self._presence(searcher, docnums, pointing, walked)
         passage_tops = {id(f[0]): f[2] for f in found if f[1].fields["kind"] == "passage"}
         groups: dict[str, _Group] = {}
         for searcher, hit, top, walked in found:
@@ -502,7 +509,7 @@ class Searcher:
             passage = fields["kind"] == "passage"
             prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
             score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
-            answers = score * self.coverage_factor(self.coverage(found, wanted))
+            answers = score * self.coverage_factor(self.coverage(found, pointing))
             if passage and (group.best_fields is None or answers > group.passage_score):  # the best passage
                 group.passage_score, group.best_fields = answers, fields
                 group.found_in = (searcher, walked)
@@ -526,7 +533,7 @@ class Searcher:
                 group.best_fields = group.entry_fields  # no passage, or the entry named: its top
         return groups
 
-    def _point_at_answers(self, ranked: list[_Group], wanted: dict) -> None:
+    def _point_at_answers(self, ranked: list[_Group], pointing: dict) -> None:
         """Each hit at the passage of its entry that answers best, also one that was not among the candidates.
 
         A long entry (a numbered rule and its subrules) is often found by its whole text while
@@ -544,7 +551,7 @@ class Searcher:
             docnums = [d for d in reader.postings("parent", key).all_ids() if d in walked.scores]
             if not docnums:
                 continue
-            present = self._presence(searcher, docnums, wanted, walked)
+            present = self._presence(searcher, docnums, pointing, walked)
             subkind = group.entry_fields["kind"]
             prior = KIND_PRIOR.get(subkind, 0.5) * PASSAGE_PRIOR
             answers, docnum = max(
@@ -552,7 +559,7 @@ class Searcher:
                     walked.scores[d]
                     / passage_top
                     * prior
-                    * self.coverage_factor(self.coverage(present.get(d, {}), wanted)),
+                    * self.coverage_factor(self.coverage(present.get(d, {}), pointing)),
                     -d,
                 )
                 for d in docnums
