@@ -148,3 +148,10 @@ def test_common_words_tell_the_passages_of_one_entry_apart(searcher, monkeypatch
     assert "player" in common
     hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.3"))
     assert hit.number == "101.3a", hit.number
+
+
+def test_a_number_and_its_word_meet_in_either_order(searcher):
+    """ "0 crew" is "crew 0": the rule that says it first, above the one that says "crew greater than 0"."""
+    plan = searcher.plan("ship with 0 crew", game="harbor-rules")
+    assert "crew_0" in str(plan.query())
+    assert hits(searcher, "ship with 0 crew")[0].number == "101.5"

@@ -54,6 +54,7 @@ FAMILY_WEIGHT = 0.35
 STAND_IN_WEIGHT = 0.9  # an alternative of a word the index does not have ("sac", "sick"): it stands in for it
 IDIOM_WEIGHT = 0.8  # what a phrase of the lexicon stands for ("same time": "simultaneous")
 PAIR_WEIGHT = 1.5
+REVERSED_WEIGHT = 0.5
 PHRASE_WEIGHT = 2.0
 
 
@@ -294,7 +295,11 @@ class Planner:
                     offer(2, fieldname, stem, weight)
         weights = {w.stem: w.weight for w in words}
         for pair in pairs:  # a pair tells as much as its weaker word ("the other players": little)
-            offer(1, "pairs", pair, PAIR_WEIGHT * min(weights.get(s, 1.0) for s in pair.split("_")))
+            weight = PAIR_WEIGHT * min(weights.get(s, 1.0) for s in pair.split("_"))
+            offer(1, "pairs", pair, weight)
+            first, second = pair.split("_")
+            if first.isdigit() != second.isdigit():  # "0 toughness" is "toughness 0"
+                offer(1, "pairs", f"{second}_{first}", weight)
         for phrase in phrases:
             postings = min(self.df("body", w) for w in phrase)
             for fieldname in ("title", "body"):
