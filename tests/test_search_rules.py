@@ -7,6 +7,7 @@ sections, rules and lettered subrules, and a glossary.
 from __future__ import annotations
 
 import pytest
+from whoosh import query as Query
 
 from rulings.builds import current_build
 from rulings.index import query as query_module
@@ -155,3 +156,21 @@ def test_a_number_and_its_word_meet_in_either_order(searcher):
     plan = searcher.plan("ship with 0 crew", game="harbor-rules")
     assert "crew_0" in str(plan.query())
     assert hits(searcher, "ship with 0 crew")[0].number == "101.5"
+
+
+def test_a_word_said_again_tells_little_more_than_the_word_said_once(tmp_path):
+    """Short texts saturate fast (BM25F's k1 below Whoosh's 1.2): the text that says "storm" three times
+    outscores the one that says it once (of the same length) by less than with Whoosh's default."""
+    glossary = "# Weather\n\n## Glossary\n\n**Gale**: A storm, storm, storm front.\n\n**Calm**: A storm without wind.\n"
+    manifest = '[game]\nname = "Weather"\n\n[[documents]]\nfile = "rules.md"\nkind = "rulebook"\ntitle = "Rules"\n'
+    settings = built_game(tmp_path / "corpus", tmp_path / "store", "weather", manifest, {"rules.md": glossary})
+    searcher = Searcher(current_build(settings.store))
+
+    def ratio(whoosh) -> float:
+        scores = {whoosh.stored_fields(d)["title"]: s for d, s in whoosh.search(Query.Term("body", "storm")).items()}
+        return scores["Gale"] / scores["Calm"]
+
+    with searcher.lend():
+        ours = ratio(searcher.current_searcher)
+    with searcher.ix.searcher() as default:
+        assert 1.0 < ours < ratio(default) - 0.1, (ours, ratio(default))

@@ -15,6 +15,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from whoosh import scoring
+
+# BM25F's term-frequency saturation: texts here are short (a definition, a paragraph, a subrule), where a
+# word said again tells little more than the word said once (Whoosh's default is 1.2).
+BM25_K1 = 0.8
+
 
 class SearcherSet:
     """One opened searcher per index (by index name), each opened on first use."""
@@ -25,7 +31,7 @@ class SearcherSet:
 
     def __getitem__(self, name: str):
         if name not in self._opened:
-            self._opened[name] = self._indexes[name].searcher()
+            self._opened[name] = self._indexes[name].searcher(weighting=scoring.BM25F(K1=BM25_K1))
         return self._opened[name]
 
 
