@@ -188,6 +188,14 @@ def built_game(corpus: Path, store: Path, slug: str, toml: str, files: dict[str,
     return settings
 
 
+def built_searcher(corpus: Path, store: Path, slug: str, toml: str, files: dict[str, str | bytes]):
+    """``built_game``, opened for searching."""
+    from rulings.builds import current_build
+    from rulings.index.search import Searcher
+
+    return Searcher(current_build(built_game(corpus, store, slug, toml, files).store))
+
+
 MAGIC_DOCS = SHARED / "corpora" / "magic-the-gathering" if SHARED is not None else None
 MAGIC_MANIFEST = ROOT / "docs" / "corpora" / "magic-the-gathering" / "game.toml"
 

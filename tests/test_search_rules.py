@@ -9,12 +9,10 @@ from __future__ import annotations
 import pytest
 from whoosh import query as Query
 
-from rulings.builds import current_build
 from rulings.index import query as query_module
 from rulings.index.schema import family_stem, light_stem
-from rulings.index.search import Searcher
 
-from .conftest import built_game
+from .conftest import built_searcher
 
 RULES = """Harbor Comprehensive Rules
 
@@ -92,23 +90,16 @@ Credits
 Harbor was written for a test.
 """
 
-MANIFEST = """[game]
-name = "Harbor Rules"
-
-[[documents]]
-file = "rules.txt"
-kind = "reference"
-title = "Comprehensive Rules"
-version = "2024-03-03"
-date = 2024-03-03
-"""
+MANIFEST = (
+    '[game]\nname = "Harbor Rules"\n\n[[documents]]\nfile = "rules.txt"\nkind = "reference"\n'
+    'title = "Comprehensive Rules"\nversion = "2024-03-03"\ndate = 2024-03-03\n'
+)
 
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     corpus, store = tmp_path_factory.mktemp("corpus"), tmp_path_factory.mktemp("store")
-    settings = built_game(corpus, store, "harbor-rules", MANIFEST, {"rules.txt": RULES})
-    return Searcher(current_build(settings.store))
+    return built_searcher(corpus, store, "harbor-rules", MANIFEST, {"rules.txt": RULES})
 
 
 def hits(searcher, query):
@@ -163,8 +154,7 @@ def test_a_word_said_again_tells_little_more_than_the_word_said_once(tmp_path):
     outscores the one that says it once (of the same length) by less than with Whoosh's default."""
     glossary = "# Weather\n\n## Glossary\n\n**Gale**: A storm, storm, storm front.\n\n**Calm**: A storm without wind.\n"
     manifest = '[game]\nname = "Weather"\n\n[[documents]]\nfile = "rules.md"\nkind = "rulebook"\ntitle = "Rules"\n'
-    settings = built_game(tmp_path / "corpus", tmp_path / "store", "weather", manifest, {"rules.md": glossary})
-    searcher = Searcher(current_build(settings.store))
+    searcher = built_searcher(tmp_path / "corpus", tmp_path / "store", "weather", manifest, {"rules.md": glossary})
 
     def ratio(whoosh) -> float:
         scores = {whoosh.stored_fields(d)["title"]: s for d, s in whoosh.search(Query.Term("body", "storm")).items()}

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.builds import current_build
 from rulings.errors import CorpusError
 from rulings.index.scope import names_variant, variant_scope
-from rulings.index.search import Searcher
 from rulings.ingest.manifest import load_manifest
 
-from .conftest import built_game, write_game
+from .conftest import built_searcher, write_game
 
 RULEBOOK = """# Harbor Rules
 
@@ -57,8 +55,7 @@ variants = ["option"]
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     corpus, store = tmp_path_factory.mktemp("corpus"), tmp_path_factory.mktemp("store")
-    settings = built_game(corpus, store, "harbor", MANIFEST, {"rules.md": RULEBOOK})
-    return Searcher(current_build(settings.store))
+    return built_searcher(corpus, store, "harbor", MANIFEST, {"rules.md": RULEBOOK})
 
 
 def titles(searcher, query):
