@@ -157,7 +157,7 @@ def test_a_word_said_again_tells_little_more_than_the_word_said_once(tmp_path):
     searcher = built_searcher(tmp_path / "corpus", tmp_path / "store", "weather", manifest, {"rules.md": glossary})
 
     def ratio(whoosh) -> float:
-        scores = {whoosh.stored_fields(d)["title"]: s for d, s in whoosh.search(Query.Term("body", "storm")).items()}
+        scores = {whoosh.stored_fields(d)["label"]: s for d, s in whoosh.search(Query.Term("body", "storm")).items()}
         return scores["Gale"] / scores["Calm"]
 
     with searcher.lend():
