@@ -6,15 +6,19 @@ honest spelling suggestions, search as you type, and the cost model's budget.
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
+from whoosh import index as whoosh_index
 
 from rulings.builds import current_build
 from rulings.errors import CorpusError
+from rulings.graph.store import Store
 from rulings.index import query as query_module
 from rulings.index import search as search_module
-from rulings.index.schema import light_stem, normal_word
+from rulings.index import writer
+from rulings.index.schema import light_stem, normal_word, schema
 from rulings.index.search import CLOSE, OPEN, Searcher, edits
 from rulings.index.spelling import SpellingWords
 from rulings.index.topdocs import TermScores, top_documents
@@ -370,6 +374,39 @@ def test_a_passage_stores_only_its_own_text_and_a_hit_found_by_it_alone_shows_it
     assert (hit.title, hit.game, hit.kind, hit.subkind) == ("Attack", "lantern-keep", "term", "entry")
     assert hit.url == "/lantern-keep/terms/attack#p-each-enemy-attack-deals"
     assert "armor is subtracted" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
+
+
+def test_an_index_whose_passages_store_their_entrys_fields_still_answers(settings, tmp_path, monkeypatch):
+    """A build indexed before passages stored only their own fields (its schema has no ``entry``)."""
+    build = current_build(settings.store)
+    old = tmp_path / "old-build"
+    (old / "index").mkdir(parents=True)
+    os.symlink(build / "graph.sqlite", old / "graph.sqlite")
+    store = Store(build)
+    fields = schema(writer.keep_words(store))
+    fields.remove("entry")
+    indexes = [whoosh_index.create_in(str(old / "index"), fields, indexname=n) for n in (writer.MAIN, writer.HISTORY)]
+    main, history = (ix.writer() for ix in indexes)
+    entries = {}
+    for doc in writer.documents(store):
+        doc.pop("entry", None)
+        if doc["kind"] == "passage":  # as passages were written: their entry's shown fields copied in
+            shown = ("game", "label", "name_keys", "slug", "aliases", "version", "scope")
+            doc = {**{k: entries[doc["parent"]].get(k) for k in shown}, **doc, "_stored_game": doc["game"]}
+        else:
+            entries[doc["id"]] = doc
+        (main if doc.pop("latest") else history).add_document(**doc)
+    main.commit()
+    history.commit()
+    searcher = Searcher(old)
+    candidates = searcher._candidates
+    monkeypatch.setattr(searcher, "_candidates", lambda *a: [f for f in candidates(*a) if f[1].fields.get("parent")])
+    hit = top(searcher, "armor subtracted")
+    assert (hit.title, hit.game, hit.url) == (
+        "Attack",
+        "lantern-keep",
+        "/lantern-keep/terms/attack#p-each-enemy-attack-deals",
+    )
 
 
 def test_spelling_look_ups_in_memory_find_what_whoosh_finds(searcher):

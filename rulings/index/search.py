@@ -571,9 +571,12 @@ class Searcher:
                 )
 
     def _entry_of(self, searcher, walked: TopDocuments, key: str) -> dict | None:
-        """The stored fields of the entry whose id is ``key`` (by its ``entry`` field), if it has one."""
+        """The stored fields of the entry whose id is ``key`` (by its ``entry`` field), if it has one.
+
+        An index written before passages stored only their own fields has no such field: its
+        passages hold their entry's, and show those."""
         reader = searcher.reader()
-        if not self.df(reader, "entry", key, walked.name):
+        if "entry" not in searcher.schema or not self.df(reader, "entry", key, walked.name):
             return None
         docnum = next(iter(reader.postings("entry", key).all_ids()))
         return self.term_scores.stored_fields(searcher, walked.name, docnum)
