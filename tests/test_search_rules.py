@@ -10,6 +10,7 @@ import pytest
 from whoosh import query as Query
 
 from rulings.index import query as query_module
+from rulings.index import search as search_module
 from rulings.index.schema import family_stem, light_stem
 
 from .conftest import built_searcher
@@ -164,3 +165,16 @@ def test_a_word_said_again_tells_little_more_than_the_word_said_once(tmp_path):
         ours = ratio(searcher.current_searcher)
     with searcher.ix.searcher() as default:
         assert 1.0 < ours < ratio(default) - 0.1, (ours, ratio(default))
+
+
+def test_common_words_tell_passages_apart_only_within_the_query_budget(searcher, monkeypatch):
+    """Telling which passages hold a common word reads all its documents: a word whose documents alone
+    are past the query's budget of postings (any common word of a large index) is left out."""
+    monkeypatch.setattr(query_module, "COMMON_FLOOR", 0)
+    plan = searcher.plan("does the player going first skip the toll on the first turn", game="harbor-rules")
+    with searcher.lend():
+        reader = searcher.current_searcher.reader()
+        player = next(w for w in plan.telling if w.stem == "player")
+        monkeypatch.setattr(search_module, "BUDGET", searcher._word_df(reader, player) - 1)
+        wanted, _, common = searcher.required_words(plan)
+    assert "player" not in common and "player" not in wanted

@@ -28,7 +28,7 @@ from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
 from .pool import SearcherPool
-from .query import Plan, Planner, common_limit, fields_of
+from .query import BUDGET, Plan, Planner, common_limit, fields_of
 from .schema import QUESTION_WORDS, word_analyzer
 from .scope import VARIANT_PRIOR, names_variant
 from .spelling import SpellingWords
@@ -464,20 +464,28 @@ class Searcher:
         a spelling correction can be judged by how much more of the query it lets results cover.
         The third value holds the very common words, weighed alike: they cannot tell entries apart,
         but they can tell apart the passages of one entry ("the *player* who plays first" against
-        "the team who plays first").
+        "the team who plays first"). Telling which passages hold them reads their documents in
+        full, so only as many of them are kept, rarest first, as a query's budget of postings
+        allows (in a large index a common word alone is past it).
         """
         reader = self.current_searcher.reader()
         total = max(reader.doc_count(), 1)
-        wanted, unseen, common = {}, 0.0, {}
-        for word in plan.telling:
-            df = max(self.df(reader, f, form) for form in word.forms for f in fields_of(form, ("title", "body")))
+        wanted, unseen, common, postings = {}, 0.0, {}, 0
+        counted = [(self._word_df(reader, word), word) for word in plan.telling]
+        for df, word in sorted(counted, key=lambda found: found[0]):
             if df == 0:
                 unseen += math.log(1 + total)
             elif df <= common_limit(total):
                 wanted[word.stem] = (word.forms, math.log(1 + total / df) * min(word.weight, 1.0))
-            else:
+            elif postings + df <= BUDGET:
+                postings += df
                 common[word.stem] = (word.forms, math.log(1 + total / df) * min(word.weight, 1.0))
+        wanted = {w.stem: wanted[w.stem] for w in plan.telling if w.stem in wanted}  # in the query's order
         return wanted or {w.stem: (w.forms, 1.0) for w in plan.telling if w.stem}, unseen, common
+
+    def _word_df(self, reader, word) -> int:
+        """The most documents any form of ``word`` is in (title or running text)."""
+        return max(self.df(reader, f, form) for form in word.forms for f in fields_of(form, ("title", "body")))
 
     @staticmethod
     def coverage(present: dict[str, float], wanted: dict[str, tuple[dict[str, float], float]]) -> float:
