@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from rulings.build import build  # noqa: E402
 from rulings.builds import current_build  # noqa: E402
 from rulings.graph.store import Store  # noqa: E402
-from rulings.settings import Settings  # noqa: E402
+from rulings.settings import ServerOptions, Settings  # noqa: E402
 from rulings.urls import urls  # noqa: E402
 from tests.nginx import installed as nginx_installed  # noqa: E402
 from tests.nginx import running_static_nginx  # noqa: E402
@@ -305,7 +305,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
     parser.add_argument("--compare", action="store_true", help="the pages against the framework floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=8, help="server threads (every server alike)")
+    parser.add_argument(
+        "--threads", type=int, default=ServerOptions.threads, help="server threads (every server alike; the default's)"
+    )
     args = parser.parse_args()
     corpus = args.corpus
     store_dir = args.store or scratch("rulings-load-")
