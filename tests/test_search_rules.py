@@ -178,3 +178,11 @@ def test_common_words_tell_passages_apart_only_within_the_query_budget(searcher,
         monkeypatch.setattr(search_module, "BUDGET", searcher._word_df(reader, player) - 1)
         wanted, _, common = searcher.required_words(plan)
     assert "player" not in common and "player" not in wanted
+
+
+def test_a_subrule_number_typed_points_the_hit_at_that_subrule(searcher):
+    """ "101.3b" is a passage of rule 101.3: the hit lands on it, not on the rule's top or another subrule."""
+    for typed, number in (("101.3b", "101.3b"), ("rule 101.1a", "101.1a"), ("what does 101.3a say", "101.3a")):
+        hit = hits(searcher, typed)[0]
+        assert (hit.number, hit.url.partition("#")[2]) == (number, number), (typed, hit.number, hit.url)
+    assert hits(searcher, "a ship with 0 crew")[0].number == "101.5"  # a bare number is a count, not a rule

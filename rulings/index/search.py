@@ -57,6 +57,8 @@ KINDS = {
     "errata": "ruling",
     "clarification": "ruling",
 }
+# A subrule's number as typed ("702.19b", "4.2", "7a"); a bare number ("2 cards") is a count.
+SUBRULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b|\b\d+[a-z]\b")
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
 PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
 WARM_QUERIES = ("rules", "rules of play")  # what a new set of searchers answers before it serves
@@ -178,6 +180,7 @@ class _Group:
     named: bool = False  # the query names the entry: the hit shows its top
     source: tuple | None = None  # (searcher, its top documents, its best passage's score) the entry came from
     found_in: tuple | None = None  # (searcher, its top documents) a passage came from
+    key: str = ""  # the entry's id
 
     @property
     def entry(self) -> dict:
@@ -448,6 +451,7 @@ class Searcher:
         groups = self._groups(found, wanted, pointing, text)
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
         self._point_at_answers(ranked, pointing)
+        self._point_at_numbers(ranked, text)
         pattern = self._highlighter(text, plan)
         hits = [self._hit(group, pattern, version) for group in ranked]
         seen = sum(weight for _, weight in wanted.values())
@@ -509,7 +513,7 @@ class Searcher:
         for searcher, hit, top, walked in found:
             fields = hit.fields
             key = fields.get("parent") or fields["id"]
-            group = groups.setdefault(key, _Group())
+            group = groups.setdefault(key, _Group(key=key))
             group.rank = min(group.rank, hit.rank)
             found = presence[id(searcher)].get(hit.docnum, {})
             for word, credit in found.items():
@@ -577,6 +581,22 @@ class Searcher:
                     answers,
                     self.term_scores.stored_fields(searcher, walked.name, -docnum),
                 )
+
+    def _point_at_numbers(self, ranked: list[_Group], text: str) -> None:
+        """A subrule's number typed ("702.19b", "rule 704.5f") points a hit whose entry has it at it."""
+        typed = set(SUBRULE_NUMBER.findall(text.lower()))
+        if not typed:
+            return
+        for group in ranked:
+            searcher, walked = (group.source or group.found_in)[:2]
+            reader = searcher.reader()
+            if not self.df(reader, "parent", group.key, walked.name):
+                continue
+            for docnum in reader.postings("parent", group.key).all_ids():
+                fields = self.term_scores.stored_fields(searcher, walked.name, docnum)
+                if (fields.get("number") or "").lower() in typed:
+                    group.best_fields = fields
+                    break
 
     def _entry_of(self, searcher, walked: TopDocuments, key: str) -> dict | None:
         """The stored fields of the entry whose id is ``key`` (by its ``entry`` field), if it has one.
