@@ -186,3 +186,20 @@ def test_a_subrule_number_typed_points_the_hit_at_that_subrule(searcher):
         hit = hits(searcher, typed)[0]
         assert (hit.number, hit.url.partition("#")[2]) == (number, number), (typed, hit.number, hit.url)
     assert hits(searcher, "a ship with 0 crew")[0].number == "101.5"  # a bare number is a count, not a rule
+
+
+def test_a_quoted_phrase_is_searched_as_its_word_pairs(searcher):
+    """No positions are indexed: a quoted phrase is its word pairs, all in one text, weighed as a phrase."""
+    pair = f"{light_stem('docked')}_{light_stem('ship')}"
+    plan = searcher.plan('"docked ship"', game="harbor-rules")
+    assert Query.Term("pairs", pair, boost=query_module.PHRASE_WEIGHT) in plan.clauses
+    top = hits(searcher, '"docked ship"')[0]
+    assert top.number in ("101.1a", "101.1b"), (top.title, top.number)  # not 100.1a, "a ship ... is docked"
+    longer = searcher.plan('"a docked ship can\'t sail"', game="harbor-rules")
+    weight = query_module.PHRASE_WEIGHT
+    pairs = (pair, "ship_cannot", "cannot_sail")
+    assert [c for c in longer.clauses if isinstance(c, Query.And)] == [
+        Query.And([Query.Term("pairs", p, boost=weight) for p in pairs])
+    ]
+    assert hits(searcher, '"a docked ship can\'t sail"')[0].number == "101.1b"
+    assert not [c for c in searcher.plan('"docked ship sail"', game="harbor-rules").clauses if isinstance(c, Query.And)]

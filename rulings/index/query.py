@@ -300,11 +300,11 @@ class Planner:
             first, second = pair.split("_")
             if first.isdigit() != second.isdigit():  # "0 toughness" is "toughness 0"
                 offer(1, "pairs", f"{second}_{first}", weight)
-        for phrase in phrases:
-            postings = min(self.df("body", w) for w in phrase)
-            for fieldname in ("title", "body"):
-                if postings and (rare_limit is None or postings <= rare_limit or fieldname == "title"):
-                    candidates.append((1, postings, Q.Phrase(fieldname, phrase, slop=1, boost=PHRASE_WEIGHT)))
+        for phrase in phrases:  # its words side by side: each of its word pairs in one text (no positions are kept)
+            terms = [Q.Term("pairs", f"{a}_{b}", boost=PHRASE_WEIGHT) for a, b in pairwise(phrase)]
+            postings = min(self.df("pairs", t.text) for t in terms)
+            if postings:
+                candidates.append((1, postings, terms[0] if len(terms) == 1 else Q.And(terms)))
         if broad and not any(t < 2 for t, _, _ in candidates) and words:
             # every word is common: titles with the rarest one
             rarest = min(words, key=lambda w: self.df("title", w.stem) or 1 << 30)

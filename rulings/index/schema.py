@@ -225,12 +225,12 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         kind=fields.ID(stored=True),  # term | subdefinition | section | ruling | passage
         subkind=fields.ID(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
         versions=fields.KEYWORD(commas=True),  # searched (a version's texts), never shown
-        title=fields.TEXT(analyzer=text, field_boost=4.0),  # shown as the label
-        # Positions only where phrases are searched (title, body): they cost index size and writing time.
+        # No positions: a quoted phrase is searched as its word pairs (``pairs``); positions were a fifth of the index.
+        title=fields.TEXT(analyzer=text, field_boost=4.0, phrase=False),  # shown as the label
         names=fields.TEXT(analyzer=text, field_boost=3.0, phrase=False),
         name_keys=fields.KEYWORD(stored=True, commas=True, lowercase=True),
         context=fields.TEXT(analyzer=text, field_boost=1.5, phrase=False),
-        body=fields.TEXT(analyzer=text, stored=True, phrase=True),
+        body=fields.TEXT(analyzer=text, stored=True, phrase=False),
         # Only its words and their document counts are read ("did you mean"): no weights, no lengths.
         spell=fields.FieldType(formats.Existence(), spelling_analyzer()),
         # Adjacent word pairs ("first_damag"): phrase proximity as a cheap term lookup.
