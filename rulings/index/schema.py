@@ -245,5 +245,6 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         entry=fields.ID(),  # an entry with passages: what a passage found without its entry finds it by
         anchor=fields.STORED,
         number=fields.STORED,
+        span=fields.STORED,  # (start, length) of a passage's text in its entry's, instead of a copy
         scope=fields.STORED,  # the headings of the variant an entry belongs to (scope.py), if any
     )

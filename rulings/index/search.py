@@ -628,11 +628,19 @@ class Searcher:
             entry["slug"],
             url,
             group.best,
-            snippet(shown.get("body") or "", pattern),
+            snippet(self._text_of(shown, entry), pattern),
             entry.get("subkind", "") if entry["kind"] != "passage" else "",
             entry.get("version"),
             shown.get("number") or entry.get("number"),
         )
+
+    @staticmethod
+    def _text_of(shown: dict, entry: dict) -> str:
+        """What a hit shows the text of: its own, or (a passage) where it is in its entry's text."""
+        if "body" in shown or "span" not in shown:
+            return shown.get("body") or ""
+        start, length = shown["span"]
+        return entry.get("body", "")[start : start + length]
 
     def _name_bonus(self, fields: dict, text: str, tokens: set[str]) -> float:
         """How much of the query is this entry's name: all of it (2.0) or a share of its words."""

@@ -213,7 +213,8 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
     The entry keeps its whole text (a question's words may be spread over its paragraphs); a
     passage is found by its own words and shows as its entry, pointed at the block (its anchor).
     A passage is searched by its entry's game, kind and versions but stores only what is its own
-    (its text, anchor and rule number): search reads the rest from the entry (``entry`` field).
+    (anchor and rule number; its text as where it is in the entry's, when it is there): search reads
+    the rest from the entry (``entry`` field).
     """
     if len(blocks) < 2:
         return
@@ -221,6 +222,8 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
         body = plain_text(text)
         if not body:
             continue
+        start = entry["body"].find(body)
+        stored = {"_stored_body": None, "span": (start, len(body))} if start >= 0 else {}
         yield dict(
             parent=entry["id"],
             game=entry["game"],
@@ -232,6 +235,7 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
             anchor=anchor,
             number=number,
             _stored_game=None,
+            **stored,
         )
 
 
