@@ -7,7 +7,7 @@ import struct
 from hypothesis import given
 from hypothesis import strategies as st
 from whoosh import index as whoosh_index
-from whoosh.codec.whoosh3 import W3Codec
+from whoosh.codec.whoosh3 import W3Codec, W3TermInfo
 from whoosh.writing import SegmentWriter
 
 from rulings.index import codec, writer
@@ -16,9 +16,14 @@ from rulings.index.schema import schema
 FLOAT32 = st.floats(0, 1e6, allow_nan=False).map(lambda w: struct.unpack("!f", struct.pack("!f", w))[0])
 
 
+STATS = ("doc_frequency", "weight", "min_length", "max_length", "max_weight", "min_id", "max_id")
+SAME_AS_W3 = ("doc_frequency", "weight", "max_weight", "min_id", "max_id")  # lengths: no length statistics kept
+
+
 @st.composite
 def posting_lists(draw):
-    ids = sorted(draw(st.sets(st.integers(0, 2**32 - 1), min_size=1, max_size=codec.INLINE_BELOW)))
+    last = 2**32 - 2  # W3 keeps 2**32 - 1 for "no document"
+    ids = sorted(draw(st.sets(st.integers(0, last), min_size=1, max_size=codec.INLINE_BELOW)))
     weights = draw(st.lists(st.integers(1, 300).map(float) | FLOAT32, min_size=len(ids), max_size=len(ids)))
     values = draw(st.just([]) | st.lists(st.binary(min_size=1, max_size=300), min_size=len(ids), max_size=len(ids)))
     return tuple(ids), tuple(weights), tuple(values)
@@ -57,7 +62,9 @@ def test_an_index_reads_every_posting_as_whoosh_wrote_it_with_the_short_lists_in
             continue
         info = ours.term_info(field, text)
         inlined += info.is_inlined()
-        assert (info.doc_frequency(), info.weight()) == (w3.doc_frequency(field, text), w3.frequency(field, text))
+        theirs = w3.term_info(field, text)
+        assert [getattr(info, stat)() for stat in SAME_AS_W3] == [getattr(theirs, stat)() for stat in SAME_AS_W3]
+        assert (ours.doc_frequency(field, text), ours.frequency(field, text)) == (info.doc_frequency(), info.weight())
         mine, theirs = ours.postings(field, text), w3.postings(field, text)
         assert list(mine.items_as("weight")) == list(theirs.items_as("weight")), (field, text)
         if fields[field].format.supports("positions"):
@@ -65,3 +72,22 @@ def test_an_index_reads_every_posting_as_whoosh_wrote_it_with_the_short_lists_in
     assert inlined > len(terms) / 2
     sizes = {name: sum(f.stat().st_size for f in (tmp_path / name).iterdir()) for name in readers}
     assert sizes["ours"] < 0.8 * sizes["w3"], sizes
+
+
+@given(posting_lists(), st.integers(1, 10_000), st.integers(0, 10_000))
+def test_entries_written_before_short_ones_read_the_same(postings, shortest, spread):
+    """A term entry of an index written before SHORT entries (flag COMPACT: W3's whole header, then the
+    postings) reads as the SHORT entry of the same postings does."""
+    info = W3TermInfo()
+    info._weight, info._df = sum(postings[1]), len(postings[0])
+    info._minlength, info._maxlength = shortest, shortest + spread
+    info._maxweight, info._minid, info._maxid = max(postings[1]), postings[0][0], postings[0][-1]
+    info.set_inlined(*postings)
+    entry = codec.CompactTermInfo.to_bytes(info)
+    assert entry[0] == codec.SHORT and len(entry) == codec.HEAD + len(codec.encode_postings(*postings))
+    short = codec.CompactTermInfo.from_bytes(entry)
+    head = bytearray(W3TermInfo.to_bytes(short)[: W3TermInfo._struct.size])
+    head[0] = codec.COMPACT
+    before = codec.CompactTermInfo.from_bytes(bytes(head) + codec.encode_postings(*postings))
+    assert [getattr(before, stat)() for stat in STATS] == [getattr(short, stat)() for stat in STATS]
+    assert before.inlined_postings() == short.inlined_postings()
