@@ -164,7 +164,10 @@ class Linker:
         if not self.targets or not text:
             return []
         plain = text.translate(QUOTES)  # same length as text
-        spans = [(m.start(), m.end(), _folded(m.group(0))) for m in WORD.finditer(plain)]
+        if plain.isascii():  # lower-cased in one call, the same length: words as names are folded, in place
+            spans = [(*m.span(), m.group()) for m in WORD.finditer(plain.lower())]
+        else:
+            spans = [(m.start(), m.end(), _folded(m.group(0))) for m in WORD.finditer(plain)]
         out = []
         for i, (_, _, word) in enumerate(spans):
             if word not in self.first:
