@@ -74,10 +74,17 @@ LETTERS = str.maketrans(
 )  # fmt: skip
 
 
+def straightened(text: str) -> str:
+    """Quotes, apostrophes and dashes straightened, character for character (same length).
+
+    An ASCII text has none of them, and ``str.translate`` looks up every character: it is skipped."""
+    return text if text.isascii() else text.translate(QUOTES)
+
+
 def fold(text: str) -> str:
     """The comparison form of a text, never for display: quotes, apostrophes and dashes straightened,
     accents dropped, ligatures and letters such as \u00c6 spelled out ("\u00c6mber" -> "AEmber")."""
-    text = text.translate(QUOTES)
+    text = straightened(text)
     if text.isascii():
         return text
     text = text.translate(LETTERS)

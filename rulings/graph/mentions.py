@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
-from ..text import FUNCTION_WORDS, QUOTES, fold, split_qualifier
+from ..text import FUNCTION_WORDS, fold, split_qualifier, straightened
 
 # Single words too common in rules prose to be a mention unless written as a name.
 COMMON = FUNCTION_WORDS | frozenset(
@@ -163,7 +163,7 @@ class Linker:
         """
         if not self.targets or not text:
             return []
-        plain = text.translate(QUOTES)  # same length as text
+        plain = straightened(text)  # same length as text
         if plain.isascii():  # lower-cased in one call, the same length: words as names are folded, in place
             spans = [(*m.span(), m.group()) for m in WORD.finditer(plain.lower())]
         else:
@@ -189,7 +189,7 @@ class Linker:
         """The mentions ``find`` would see in ``text`` among ``candidates``: at each word the longest name
         this linker knows (a guarded one only where written as a name), the words it covers taken; then
         side-by-side mentions joined into phrases."""
-        plain = text.translate(QUOTES)
+        plain = straightened(text)
         out, free = [], 0
         for word, size, start, end, key in candidates:
             if word < free:
