@@ -31,3 +31,15 @@ def test_the_one_pass_analyzer_reads_as_the_chain_of_filters(text):
 def test_question_words_are_dropped_but_kept_names_stay():
     words = [t.text for t in analyzer(KEEP)("What happens if I may NOT defend? The heroes didn't")]
     assert words == ["may", "defend", "hero"]
+
+
+def test_goes_is_go_as_going_is():
+    """Porter2 keeps the "e" of "goes" ("goe"): it would never meet "go", nor the lexicon's "go first"."""
+    from rulings.index.lexicon import LEXICON, Synonyms
+    from rulings.index.schema import light_stem, word_analyzer
+
+    assert light_stem("goes") == light_stem("go") == light_stem("going") == "go"
+    assert light_stem("undergoes") == light_stem("undergo")
+    assert [light_stem(w) for w in ("toes", "foes", "heroes", "echoes")] == ["toe", "foe", "hero", "echo"]
+    words = lambda text: [t.text for t in word_analyzer()(text)]  # noqa: E731
+    assert (("go", "first"), "first player") in Synonyms(LEXICON.synonyms, words).expand(words("who goes first"))

@@ -88,6 +88,8 @@ FILLER_WORDS = frozenset(
 )
 TOKENS = r"[\w+]+(?:['\u2019][\w+]+)*"  # hyphens and slashes separate words
 CLITICS = ("s", "d", "ll", "re", "ve", "m")
+# Inflections Porter2 leaves apart from their word: "goes" keeps its "e" ("goe"), which "go" has not.
+INFLECTIONS = {"goes": "go"}
 
 
 def normal_word(text: str) -> str:
@@ -114,6 +116,8 @@ def light_stem(word: str) -> str:
         return word
     if word in porter2.exceptional_forms:
         return porter2.exceptional_forms[word]
+    if word in INFLECTIONS:
+        return INFLECTIONS[word]
     word = porter2.capitalize_consonant_ys(word)
     r1 = porter2.get_r1(word)
     word = porter2.step_1a(porter2.step_0(word))
