@@ -240,6 +240,11 @@ def test_lexicon_keys_that_analyse_alike_mean_alike():
     assert not clashing
 
 
+def test_knocked_out_is_a_play_word_for_defeated(searcher):
+    """The play word "knocked out" is what many games call defeated (KO), as "killed" is."""
+    assert top(searcher, "keeper knocked out").title == "Defeated"
+
+
 def test_a_games_vocabulary_from_its_manifest(searcher):
     assert top(searcher, "tank").title == "Guard"
     assert searcher.search("tank", game="lantern-keep").hits[0].snippet  # found, with a snippet
