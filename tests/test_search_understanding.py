@@ -52,6 +52,11 @@ An attack against a keeper in alter-ego form is resolved the same way as any oth
 
 **Defeated**: A keeper with no hit points left is defeated and leaves the game with its cards.
 
+**Lantern Deck**: Keepers draw from the lantern deck. A keeper who must draw when there are no cards in the lantern
+deck loses a hit point instead.
+
+**Empty Space**: A space of the board that no lantern lights.
+
 **Keeper Phase**: The phase in which every keeper takes a turn, in seating order.
 
 **Lantern**: Each lantern card lights two spaces of the board.
@@ -243,6 +248,14 @@ def test_lexicon_keys_that_analyse_alike_mean_alike():
 def test_knocked_out_is_a_play_word_for_defeated(searcher):
     """The play word "knocked out" is what many games call defeated (KO), as "killed" is."""
     assert top(searcher, "keeper knocked out").title == "Defeated"
+
+
+def test_empty_is_a_play_word_for_no_cards(searcher):
+    """An empty deck or hand is one with no cards (the lexicon's "run out" the other way round)."""
+    empty = next(w for w in searcher.plan("lantern deck is empty", game="lantern-keep").words if w.stem == "empti")
+    assert "no_card" in empty.alternatives
+    # drawing from an empty deck is the rule for drawing with no cards, not the entry named "Empty Space"
+    assert top(searcher, "what if i draw when empty").title == "Lantern Deck"
 
 
 def test_a_games_vocabulary_from_its_manifest(searcher):
