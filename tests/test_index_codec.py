@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import struct
+from bisect import bisect_left
 
 from hypothesis import given
 from hypothesis import strategies as st
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec, W3TermInfo
+from whoosh.filedb.filestore import RamStorage
 from whoosh.writing import SegmentWriter
 
-from rulings.index import codec, writer
+from rulings.index import codec, terms, writer
 from rulings.index.schema import schema
 
 FLOAT32 = st.floats(0, 1e6, allow_nan=False).map(lambda w: struct.unpack("!f", struct.pack("!f", w))[0])
@@ -91,3 +93,61 @@ def test_entries_written_before_short_ones_read_the_same(postings, shortest, spr
     before = codec.CompactTermInfo.from_bytes(bytes(head) + codec.encode_postings(*postings))
     assert [getattr(before, stat)() for stat in STATS] == [getattr(short, stat)() for stat in STATS]
     assert before.inlined_postings() == short.inlined_postings()
+
+
+@st.composite
+def dictionaries(draw):
+    keys = sorted(draw(st.sets(st.binary(min_size=1, max_size=40), max_size=200)))
+    return [(key, draw(st.binary(max_size=60))) for key in keys]
+
+
+@given(dictionaries(), st.lists(st.binary(max_size=40), max_size=20))
+def test_the_term_dictionary_finds_every_key_and_keeps_their_order(entries, probes):
+    """``terms.py``'s file: each key's entry by hashing, none for a key not added, keys in order from any
+    key (the nearest at or after it), as W3's ordered hash file answers."""
+    storage = RamStorage()
+    writer = terms.TermTableWriter(storage.create_file("t"))
+    writer.extras["fieldmap"] = {"body": 0}
+    for key, value in entries:
+        writer.add(key, value)
+    writer.close()
+    reader = terms.TermTableReader(storage.open_file("t"), storage.file_length("t"))
+    assert reader.extras == {"fieldmap": {"body": 0}} and list(reader.items()) == entries
+    keys = [key for key, _ in entries]
+    for key, value in entries:
+        assert reader[key] == value and key in reader
+    for probe in probes:
+        assert (probe in reader) == (probe in keys)
+        after = keys[bisect_left(keys, probe) :]
+        assert list(reader.keys_from(probe)) == after
+        pos = reader.closest_key_pos(probe)
+        assert (None if pos is None else reader.key_and_range_at(pos)[0]) == (after[0] if after else None)
+    assert reader.closest_key_pos(b"") == (None if not entries else 0)
+
+
+def test_an_index_whose_term_dictionary_whoosh_wrote_still_reads(store, tmp_path):
+    """Segments keep the codec that wrote them: one written before ``terms.py`` (W3's ordered hash file)
+    reads every term and posting as one written now."""
+    games = [g.slug for g in store.games()][:1]
+    fields = schema(writer.keep_words(store))
+    readers = {}
+    for version in (1, 2):
+        folder = tmp_path / f"terms-{version}"
+        folder.mkdir()
+        ix = whoosh_index.create_in(str(folder), fields, indexname=writer.MAIN)
+        written_with = codec.Codec()
+        written_with.terms_format = version
+        segment_writer = SegmentWriter(ix, codec=written_with)
+        for doc in writer.documents(store, games):
+            doc.pop("latest")
+            segment_writer.add_document(**doc)
+        segment_writer.commit()
+        readers[version] = whoosh_index.open_dir(str(folder), indexname=writer.MAIN).reader()
+    old, new = readers[1], readers[2]
+    assert type(old._terms._tindex).__name__ == "OrderedHashReader"
+    assert isinstance(new._terms._tindex, terms.TermTableReader)
+    assert list(old.all_terms()) == list(new.all_terms())
+    for field, text in old.all_terms():
+        assert old.doc_frequency(field, text) == new.doc_frequency(field, text)
+        assert list(old.postings(field, text).all_ids()) == list(new.postings(field, text).all_ids())
+    assert list(old.expand_prefix("body", "att")) == list(new.expand_prefix("body", "att"))

@@ -1,0 +1,203 @@
+"""The term dictionary file: every (field, word) of a segment with its entry, in key order, found by hashing.
+
+Whoosh's W3 writes it as an ordered hash file that spends about 36 bytes on each key beside the key
+and its entry: two lengths of 4 bytes, two hash slots of 12 bytes, a place in an ordered array.
+A rules corpus has hundreds of thousands of keys, most of them word pairs with a handful of
+postings written into their entry (``codec.py``), so that was a quarter of the index. Here a key
+costs about 10 bytes: its two lengths as varints, a 4-byte slot of a hash table at most two thirds
+full (a slot holds the record's position; the key is compared where it is written), and every
+``EVERY``-th record's position for the ordered look-ups (the nearest key at or after a prefix).
+
+Layout: the records (varint key length, varint entry length, key, entry) in key order; the hash
+slots; the sparse positions; the pickled extras (W3 keeps the field numbers there); a trailer.
+The reader offers what W3's terms reader and field cursor ask of an ordered hash file.
+"""
+
+from __future__ import annotations
+
+import pickle
+import struct
+import zlib
+from bisect import bisect_right
+
+MAGIC = b"RTD1"
+EVERY = 16  # records between two kept positions (the ordered look-ups read at most this many)
+SLOT = struct.Struct("!I")  # a record's position + 1 (0: an empty slot)
+TRAILER = struct.Struct("!4sQQQQQQ")  # magic, records, end of records, slots, slots at, positions at, extras at
+
+
+def _slots_for(count: int) -> int:
+    """A power of two at least 1.5 times ``count``: probes stay short, the table small."""
+    size = 8
+    while size < count * 3 // 2:
+        size *= 2
+    return size
+
+
+def _varint(number: int) -> bytes:
+    out = bytearray()
+    while number >= 0x80:
+        out.append((number & 0x7F) | 0x80)
+        number >>= 7
+    out.append(number)
+    return bytes(out)
+
+
+def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
+    number = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        number |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return number, pos
+        shift += 7
+
+
+class TermTableWriter:
+    """Writes a term dictionary: ``add`` keys in increasing order, then ``close``."""
+
+    def __init__(self, dbfile):
+        self.dbfile = dbfile
+        self.extras: dict = {}
+        self.positions: list[int] = []
+        self.hashes: list[int] = []
+        self.lastkey = b""
+
+    def add(self, key: bytes, value: bytes) -> None:
+        if key <= self.lastkey and self.positions:
+            raise ValueError(f"keys must increase: {self.lastkey!r}..{key!r}")
+        self.positions.append(self.dbfile.tell())
+        self.hashes.append(zlib.crc32(key))
+        self.dbfile.write(_varint(len(key)) + _varint(len(value)) + key + value)
+        self.lastkey = key
+
+    def close(self) -> int:
+        dbfile = self.dbfile
+        end_of_records = dbfile.tell()
+        if end_of_records >= 2**32 - 1:
+            raise ValueError("a term dictionary of 4 GiB or more: its positions do not fit its slots")
+        size = _slots_for(len(self.positions))
+        slots = [0] * size
+        for position, hashed in zip(self.positions, self.hashes, strict=True):
+            slot = hashed & (size - 1)
+            while slots[slot]:
+                slot = (slot + 1) & (size - 1)
+            slots[slot] = position + 1
+        slots_at = dbfile.tell()
+        dbfile.write(struct.pack(f"!{size}I", *slots))
+        kept_at = dbfile.tell()
+        kept = self.positions[::EVERY]
+        dbfile.write(struct.pack(f"!{len(kept)}Q", *kept))
+        extras_at = dbfile.tell()
+        dbfile.write(pickle.dumps(self.extras, 2))
+        counts = (len(self.positions), end_of_records, size, slots_at, kept_at, extras_at)
+        dbfile.write(TRAILER.pack(MAGIC, *counts))
+        end = dbfile.tell()
+        dbfile.close()
+        return end
+
+
+class TermTableReader:
+    """Reads a term dictionary written by ``TermTableWriter`` (the ordered hash file methods W3 uses)."""
+
+    def __init__(self, dbfile, length: int):
+        self.dbfile = dbfile
+        magic, self.count, self.endofdata, self.size, self.slots_at, kept_at, extras_at = TRAILER.unpack(
+            dbfile.get(length - TRAILER.size, TRAILER.size)
+        )
+        if magic != MAGIC:
+            raise ValueError(f"not a term dictionary (header {magic!r})")
+        kept = (self.count + EVERY - 1) // EVERY
+        self.kept = list(struct.unpack(f"!{kept}Q", dbfile.get(kept_at, kept * 8))) if kept else []
+        self.kept_keys = [self.key_at(p) for p in self.kept]
+        self.extras = pickle.loads(dbfile.get(extras_at, length - TRAILER.size - extras_at))
+        self.is_closed = False
+
+    # -- one record ----------------------------------------------------------------
+    def _record(self, pos: int) -> tuple[bytes, int, int, int]:
+        """(key, entry position, entry length, next record's position) of the record at ``pos``."""
+        head = self.dbfile.get(pos, 10)
+        keylen, at = _read_varint(head, 0)
+        datalen, at = _read_varint(head, at)
+        keypos = pos + at
+        key = self.dbfile.get(keypos, keylen)
+        return key, keypos + keylen, datalen, keypos + keylen + datalen
+
+    def key_at(self, pos: int) -> bytes:
+        return self._record(pos)[0]
+
+    def key_and_range_at(self, pos: int) -> tuple[bytes, int, int] | None:
+        if pos >= self.endofdata:
+            return None
+        key, datapos, datalen, _ = self._record(pos)
+        return key, datapos, datalen
+
+    # -- by key ----------------------------------------------------------------------
+    def range_for_key(self, key: bytes) -> tuple[int, int]:
+        """(position, length) of ``key``'s entry; KeyError when the dictionary has no such key."""
+        mask = self.size - 1
+        slot = zlib.crc32(key) & mask
+        get, at = self.dbfile.get, self.slots_at
+        for _ in range(self.size):
+            (held,) = SLOT.unpack(get(at + slot * 4, 4))
+            if not held:
+                break
+            found, datapos, datalen, _ = self._record(held - 1)
+            if found == key:
+                return datapos, datalen
+            slot = (slot + 1) & mask
+        raise KeyError(key)
+
+    def __getitem__(self, key: bytes) -> bytes:
+        return self.dbfile.get(*self.range_for_key(key))
+
+    def __contains__(self, key: bytes) -> bool:
+        try:
+            self.range_for_key(key)
+        except KeyError:
+            return False
+        return True
+
+    # -- in order --------------------------------------------------------------------
+    def closest_key_pos(self, key: bytes) -> int | None:
+        """The position of the first record whose key is ``key`` or after it (None: past the last)."""
+        block = bisect_right(self.kept_keys, key) - 1
+        pos = self.kept[block] if block >= 0 else (self.kept[0] if self.kept else self.endofdata)
+        while pos < self.endofdata:
+            found, _, _, after = self._record(pos)
+            if found >= key:
+                return pos
+            pos = after
+        return None
+
+    def _ranges(self, pos: int | None):
+        if pos is None:  # from the first record
+            pos = self.kept[0] if self.kept else self.endofdata
+        while pos < self.endofdata:
+            key, datapos, datalen, after = self._record(pos)
+            yield key, datapos, datalen
+            pos = after
+
+    def items(self):
+        get = self.dbfile.get
+        return ((key, get(datapos, datalen)) for key, datapos, datalen in self._ranges(None))
+
+    def keys(self):
+        return (key for key, _, _ in self._ranges(None))
+
+    def items_from(self, key: bytes):
+        pos = self.closest_key_pos(key)
+        if pos is None:
+            return iter(())
+        get = self.dbfile.get
+        return ((k, get(datapos, datalen)) for k, datapos, datalen in self._ranges(pos))
+
+    def keys_from(self, key: bytes):
+        pos = self.closest_key_pos(key)
+        return iter(()) if pos is None else (k for k, _, _ in self._ranges(pos))
+
+    def close(self) -> None:
+        if not self.is_closed:
+            self.dbfile.close()
+            self.is_closed = True
