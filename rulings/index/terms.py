@@ -18,11 +18,11 @@ from __future__ import annotations
 import pickle
 import struct
 import zlib
-from bisect import bisect_right
 
 MAGIC = b"RTD1"
 EVERY = 16  # records between two kept positions (the ordered look-ups read at most this many)
 SLOT = struct.Struct("!I")  # a record's position + 1 (0: an empty slot)
+KEPT = struct.Struct("!Q")  # a kept record's position
 TRAILER = struct.Struct("!4sQQQQQQ")  # magic, records, end of records, slots, slots at, positions at, extras at
 
 
@@ -88,7 +88,7 @@ class TermTableWriter:
         dbfile.write(struct.pack(f"!{size}I", *slots))
         kept_at = dbfile.tell()
         kept = self.positions[::EVERY]
-        dbfile.write(struct.pack(f"!{len(kept)}Q", *kept))
+        dbfile.write(b"".join(KEPT.pack(p) for p in kept))
         extras_at = dbfile.tell()
         dbfile.write(pickle.dumps(self.extras, 2))
         counts = (len(self.positions), end_of_records, size, slots_at, kept_at, extras_at)
@@ -108,9 +108,7 @@ class TermTableReader:
         )
         if magic != MAGIC:
             raise ValueError(f"not a term dictionary (header {magic!r})")
-        kept = (self.count + EVERY - 1) // EVERY
-        self.kept = list(struct.unpack(f"!{kept}Q", dbfile.get(kept_at, kept * 8))) if kept else []
-        self.kept_keys = [self.key_at(p) for p in self.kept]
+        self.kept_at, self.kept_count = kept_at, (self.count + EVERY - 1) // EVERY  # read when asked: opening is free
         self.extras = pickle.loads(dbfile.get(extras_at, length - TRAILER.size - extras_at))
         self.is_closed = False
 
@@ -160,10 +158,22 @@ class TermTableReader:
         return True
 
     # -- in order --------------------------------------------------------------------
+    def _kept(self, number: int) -> int:
+        """The position of the ``number``-th kept record (the ``number * EVERY``-th record)."""
+        return KEPT.unpack(self.dbfile.get(self.kept_at + number * KEPT.size, KEPT.size))[0]
+
     def closest_key_pos(self, key: bytes) -> int | None:
-        """The position of the first record whose key is ``key`` or after it (None: past the last)."""
-        block = bisect_right(self.kept_keys, key) - 1
-        pos = self.kept[block] if block >= 0 else (self.kept[0] if self.kept else self.endofdata)
+        """The position of the first record whose key is ``key`` or after it (None: past the last).
+
+        A binary search over the kept records (a few dozen reads), then a walk of at most ``EVERY``."""
+        low, high = 0, self.kept_count  # the kept records before ``low`` have keys <= ``key``
+        while low < high:
+            middle = (low + high) // 2
+            if self.key_at(self._kept(middle)) <= key:
+                low = middle + 1
+            else:
+                high = middle
+        pos = self._kept(low - 1) if low else self._first()
         while pos < self.endofdata:
             found, _, _, after = self._record(pos)
             if found >= key:
@@ -171,9 +181,12 @@ class TermTableReader:
             pos = after
         return None
 
+    def _first(self) -> int:
+        return self._kept(0) if self.kept_count else self.endofdata
+
     def _ranges(self, pos: int | None):
-        if pos is None:  # from the first record
-            pos = self.kept[0] if self.kept else self.endofdata
+        if pos is None:
+            pos = self._first()
         while pos < self.endofdata:
             key, datapos, datalen, after = self._record(pos)
             yield key, datapos, datalen
