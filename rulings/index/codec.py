@@ -35,7 +35,8 @@ FLOAT32 = struct.Struct("!f")
 
 
 class Codec(W3Codec):
-    """W3 without length statistics per block of postings, and with short posting lists inlined.
+    """W3 without length statistics per block of postings, with short posting lists inlined and the term
+    dictionary in a file of ``terms.py``'s.
 
     Length statistics serve Whoosh's block-skipping collectors, which search never uses (topdocs.py
     walks every posting of a clause), and looking up a document's field length for each posting
