@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import pickle
 import struct
+import sys
 import zlib
+from array import array
 
 MAGIC = b"RTD1"
 EVERY = 16  # records between two kept positions (the ordered look-ups read at most this many)
@@ -54,14 +56,22 @@ def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
         shift += 7
 
 
+def _big_endian(numbers: array) -> bytes:
+    """An array's bytes as ``SLOT`` and ``KEPT`` read them (network order)."""
+    if sys.byteorder == "little":
+        numbers = array(numbers.typecode, numbers)
+        numbers.byteswap()
+    return numbers.tobytes()
+
+
 class TermTableWriter:
     """Writes a term dictionary: ``add`` keys in increasing order, then ``close``."""
 
     def __init__(self, dbfile):
         self.dbfile = dbfile
         self.extras: dict = {}
-        self.positions: list[int] = []
-        self.hashes: list[int] = []
+        self.positions = array("Q")  # arrays: a segment has millions of keys, and Python ints cost 28 bytes
+        self.hashes = array("I")
         self.lastkey = b""
 
     def add(self, key: bytes, value: bytes) -> None:
@@ -78,17 +88,16 @@ class TermTableWriter:
         if end_of_records >= 2**32 - 1:
             raise ValueError("a term dictionary of 4 GiB or more: its positions do not fit its slots")
         size = _slots_for(len(self.positions))
-        slots = [0] * size
+        slots = array("I", bytes(4 * size))
         for position, hashed in zip(self.positions, self.hashes, strict=True):
             slot = hashed & (size - 1)
             while slots[slot]:
                 slot = (slot + 1) & (size - 1)
             slots[slot] = position + 1
         slots_at = dbfile.tell()
-        dbfile.write(struct.pack(f"!{size}I", *slots))
+        dbfile.write(_big_endian(slots))
         kept_at = dbfile.tell()
-        kept = self.positions[::EVERY]
-        dbfile.write(b"".join(KEPT.pack(p) for p in kept))
+        dbfile.write(_big_endian(self.positions[::EVERY]))
         extras_at = dbfile.tell()
         dbfile.write(pickle.dumps(self.extras, 2))
         counts = (len(self.positions), end_of_records, size, slots_at, kept_at, extras_at)
