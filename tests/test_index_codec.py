@@ -22,6 +22,18 @@ STATS = ("doc_frequency", "weight", "min_length", "max_length", "max_weight", "m
 SAME_AS_W3 = ("doc_frequency", "weight", "max_weight", "min_id", "max_id")  # lengths: no length statistics kept
 
 
+def written(store, games: list[str], folder, with_codec):
+    """A reader of the index of ``games`` written into ``folder`` by ``with_codec``."""
+    folder.mkdir()
+    ix = whoosh_index.create_in(str(folder), schema(writer.keep_words(store)), indexname=writer.MAIN)
+    segment_writer = SegmentWriter(ix, codec=with_codec)
+    for doc in writer.documents(store, games):
+        doc.pop("latest")
+        segment_writer.add_document(**doc)
+    segment_writer.commit()
+    return whoosh_index.open_dir(str(folder), indexname=writer.MAIN).reader()
+
+
 @st.composite
 def posting_lists(draw):
     last = 2**32 - 2  # W3 keeps 2**32 - 1 for "no document"
@@ -43,17 +55,10 @@ def test_an_index_reads_every_posting_as_whoosh_wrote_it_with_the_short_lists_in
     weights, positions) alike; most terms' lists in the term dictionary, and the postings file smaller."""
     games = [g.slug for g in store.games()][:2]
     fields = schema(writer.keep_words(store))
-    readers = {}
-    for name, format_codec in (("w3", W3Codec()), ("ours", codec.Codec())):
-        folder = tmp_path / name
-        folder.mkdir()
-        ix = whoosh_index.create_in(str(folder), fields, indexname=writer.MAIN)
-        segment_writer = SegmentWriter(ix, codec=format_codec)
-        for doc in writer.documents(store, games):
-            doc.pop("latest")
-            segment_writer.add_document(**doc)
-        segment_writer.commit()
-        readers[name] = whoosh_index.open_dir(str(folder), indexname=writer.MAIN).reader()
+    readers = {
+        name: written(store, games, tmp_path / name, with_codec)
+        for name, with_codec in (("w3", W3Codec()), ("ours", codec.Codec()))
+    }
     w3, ours = readers["w3"], readers["ours"]
     terms = list(w3.all_terms())
     assert terms == list(ours.all_terms()) and len(terms) > 1000
@@ -129,21 +134,10 @@ def test_an_index_whose_term_dictionary_whoosh_wrote_still_reads(store, tmp_path
     """Segments keep the codec that wrote them: one written before ``terms.py`` (W3's ordered hash file)
     reads every term and posting as one written now."""
     games = [g.slug for g in store.games()][:1]
-    fields = schema(writer.keep_words(store))
-    readers = {}
-    for version in (1, 2):
-        folder = tmp_path / f"terms-{version}"
-        folder.mkdir()
-        ix = whoosh_index.create_in(str(folder), fields, indexname=writer.MAIN)
-        written_with = codec.Codec()
-        written_with.terms_format = version
-        segment_writer = SegmentWriter(ix, codec=written_with)
-        for doc in writer.documents(store, games):
-            doc.pop("latest")
-            segment_writer.add_document(**doc)
-        segment_writer.commit()
-        readers[version] = whoosh_index.open_dir(str(folder), indexname=writer.MAIN).reader()
-    old, new = readers[1], readers[2]
+    before = codec.Codec()
+    before.terms_format = 1  # as the codec of a segment written then unpickles
+    old = written(store, games, tmp_path / "before", before)
+    new = written(store, games, tmp_path / "now", codec.Codec())
     assert type(old._terms._tindex).__name__ == "OrderedHashReader"
     assert isinstance(new._terms._tindex, terms.TermTableReader)
     assert list(old.all_terms()) == list(new.all_terms())

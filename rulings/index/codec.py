@@ -23,6 +23,7 @@ from whoosh.reading import TermNotFound
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .terms import TermTableReader, TermTableWriter
+from .varints import read_varint, write_varint
 
 INLINE_BELOW = 16  # posting lists this short live in the term dictionary
 NO_EXTENT = struct.pack("!qi", 0, 0)  # a block pointer to nothing, for W3 to read a header past
@@ -163,7 +164,7 @@ class CompactTermsReader(W3TermsReader):
         """Read where the entry keeps it (W3 reads a header at a fixed place; a SHORT entry has none)."""
         start, length = self._range_for_key(fieldname, tbytes)
         if self._dbfile.get_byte(start) == SHORT:
-            return _read_varint(self._dbfile.get(start + HEAD, min(5, length - HEAD)), 0)[0]
+            return read_varint(self._dbfile.get(start + HEAD, min(5, length - HEAD)), 0)[0]
         return W3TermInfo.read_doc_freq(self._dbfile, start)
 
     def frequency(self, fieldname, tbytes):
@@ -184,30 +185,30 @@ def encode_postings(ids, weights, values) -> bytes:
     """Varints: the count, each document's gap from the one before, each weight (a term's count in the
     document: whole; any other as a float), the values' count and each value's length and bytes."""
     out = bytearray()
-    _varint(out, len(ids))
+    write_varint(out, len(ids))
     previous = 0
     for docnum in ids:
-        _varint(out, docnum - previous)
+        write_varint(out, docnum - previous)
         previous = docnum
     whole = all(w == int(w) and 0 <= w < 1 << 31 for w in weights)
     out.append(1 if whole else 0)
     for weight in weights:
         if whole:
-            _varint(out, int(weight))
+            write_varint(out, int(weight))
         else:
             out += struct.pack("!f", weight)
-    _varint(out, len(values))  # none, for a format without values (W3 keeps only non-empty ones)
+    write_varint(out, len(values))  # none, for a format without values (W3 keeps only non-empty ones)
     for value in values:
-        _varint(out, len(value))
+        write_varint(out, len(value))
         out += value
     return bytes(out)
 
 
 def decode_postings(data: bytes, pos: int) -> tuple[tuple, tuple, tuple]:
-    count, pos = _read_varint(data, pos)
+    count, pos = read_varint(data, pos)
     ids, previous = [], 0
     for _ in range(count):
-        gap, pos = _read_varint(data, pos)
+        gap, pos = read_varint(data, pos)
         previous += gap
         ids.append(previous)
     whole = data[pos]
@@ -215,34 +216,16 @@ def decode_postings(data: bytes, pos: int) -> tuple[tuple, tuple, tuple]:
     weights = []
     for _ in range(count):
         if whole:
-            weight, pos = _read_varint(data, pos)
+            weight, pos = read_varint(data, pos)
             weights.append(float(weight))
         else:
             weights.append(struct.unpack_from("!f", data, pos)[0])
             pos += 4
-    held, pos = _read_varint(data, pos)
+    held, pos = read_varint(data, pos)
     values = []
     for _ in range(held):
-        size, pos = _read_varint(data, pos)
+        size, pos = read_varint(data, pos)
         values.append(data[pos : pos + size])
         pos += size
     # A format without values: each posting's is empty bytes, as W3's blocks give (merging segments needs bytes)
     return tuple(ids), tuple(weights), tuple(values) if held else (b"",) * count
-
-
-def _varint(out: bytearray, number: int) -> None:
-    while number >= 0x80:
-        out.append((number & 0x7F) | 0x80)
-        number >>= 7
-    out.append(number)
-
-
-def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
-    number = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        number |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return number, pos
-        shift += 7

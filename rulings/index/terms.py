@@ -21,6 +21,8 @@ import sys
 import zlib
 from array import array
 
+from .varints import read_varint, write_varint
+
 MAGIC = b"RTD1"
 EVERY = 16  # records between two kept positions (the ordered look-ups read at most this many)
 SLOT = struct.Struct("!I")  # a record's position + 1 (0: an empty slot)
@@ -34,26 +36,6 @@ def _slots_for(count: int) -> int:
     while size < count * 3 // 2:
         size *= 2
     return size
-
-
-def _varint(number: int) -> bytes:
-    out = bytearray()
-    while number >= 0x80:
-        out.append((number & 0x7F) | 0x80)
-        number >>= 7
-    out.append(number)
-    return bytes(out)
-
-
-def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
-    number = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        number |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return number, pos
-        shift += 7
 
 
 def _big_endian(numbers: array) -> bytes:
@@ -79,7 +61,10 @@ class TermTableWriter:
             raise ValueError(f"keys must increase: {self.lastkey!r}..{key!r}")
         self.positions.append(self.dbfile.tell())
         self.hashes.append(zlib.crc32(key))
-        self.dbfile.write(_varint(len(key)) + _varint(len(value)) + key + value)
+        head = bytearray()
+        write_varint(head, len(key))
+        write_varint(head, len(value))
+        self.dbfile.write(bytes(head) + key + value)
         self.lastkey = key
 
     def close(self) -> int:
@@ -125,8 +110,8 @@ class TermTableReader:
     def _record(self, pos: int) -> tuple[bytes, int, int, int]:
         """(key, entry position, entry length, next record's position) of the record at ``pos``."""
         head = self.dbfile.get(pos, 10)
-        keylen, at = _read_varint(head, 0)
-        datalen, at = _read_varint(head, at)
+        keylen, at = read_varint(head, 0)
+        datalen, at = read_varint(head, at)
         keypos = pos + at
         key = self.dbfile.get(keypos, keylen)
         return key, keypos + keylen, datalen, keypos + keylen + datalen
