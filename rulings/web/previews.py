@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
+
+from markupsafe import Markup
 
 from ..casing import sentence_case
 from ..graph import answers
@@ -29,6 +32,14 @@ class Preview:
     name: str
     context: str  # "Keywords", "Card · 3 rulings": where the text comes from
     text: str
+
+    @cached_property
+    def html(self) -> Markup:
+        """Its inert ``<template>``, written once per build (previews are kept per build: ``previews``)."""
+        head = Markup('<p class="preview-head"><strong>{}</strong> <small>{}</small></p>')
+        return Markup('<template data-term="{}">{}<p>{}</p></template>').format(
+            self.key, head.format(self.name, self.context), self.text
+        )
 
 
 def previews(game: Game, version: VersionRow, *html: str) -> list[Preview]:
