@@ -18,10 +18,21 @@ from __future__ import annotations
 
 import struct
 
-from whoosh.codec.whoosh3 import W3Codec, W3FieldCursor, W3PostingsWriter, W3TermInfo, W3TermsReader
+from whoosh.codec.whoosh3 import (
+    STORED_COLUMN,
+    W3Codec,
+    W3FieldCursor,
+    W3PerDocReader,
+    W3PerDocWriter,
+    W3PostingsWriter,
+    W3TermInfo,
+    W3TermsReader,
+)
+from whoosh.columns import PickleColumn
 from whoosh.reading import TermNotFound
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from .stored import DictionaryColumn
 from .terms import TermTableReader, TermTableWriter
 from .varints import read_varint, write_varint
 
@@ -33,11 +44,12 @@ NO_EXTENT = struct.pack("!qi", 0, 0)  # a block pointer to nothing, for W3 to re
 COMPACT, SHORT = 2, 3
 HEAD = 3  # bytes before a SHORT entry's postings
 FLOAT32 = struct.Struct("!f")
+STORED_COLUMNS = {1: STORED_COLUMN, 2: PickleColumn(DictionaryColumn())}  # by ``Codec.stored_format``
 
 
 class Codec(W3Codec):
-    """W3 without length statistics per block of postings, with short posting lists inlined and the term
-    dictionary in a file of ``terms.py``'s.
+    """W3 without length statistics per block of postings, with short posting lists inlined, the term
+    dictionary in a file of ``terms.py``'s and stored fields deflated against a dictionary (``stored.py``).
 
     Length statistics serve Whoosh's block-skipping collectors, which search never uses (topdocs.py
     walks every posting of a clause), and looking up a document's field length for each posting
@@ -49,10 +61,19 @@ class Codec(W3Codec):
     # The term dictionary's file: 1 W3's ordered hash file; 2 ``terms.py``'s, a quarter of the index smaller.
     # Kept per instance, and the codec is pickled into each segment: segments written before read as before.
     terms_format = 1
+    # Stored fields: 1 W3's, each document deflated alone; 2 against a dictionary of the segment's (stored.py).
+    stored_format = 1
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.terms_format = 2
+        self.stored_format = 2
+
+    def per_document_writer(self, storage, segment):
+        return StoredFieldsWriter(self, storage, segment)
+
+    def per_document_reader(self, storage, segment):
+        return StoredFieldsReader(storage, segment, STORED_COLUMNS[self.stored_format])
 
     def postings_writer(self, dbfile, byteids=False):
         limits = dict(blocklimit=self._blocklimit, compression=self._compression, inlinelimit=INLINE_BELOW)
@@ -75,6 +96,24 @@ class Codec(W3Codec):
         return CompactTermsReader(
             self, storage.open_file(name), storage.file_length(name), segment.open_file(storage, self.POSTS_EXT)
         )
+
+
+class StoredFieldsWriter(W3PerDocWriter):
+    """W3's writer of what is kept per document, its stored fields in the codec's column."""
+
+    def _create_column(self, fieldname, column):
+        if fieldname == "_stored":
+            column = STORED_COLUMNS[self._codec.stored_format]
+        super()._create_column(fieldname, column)
+
+
+class StoredFieldsReader(W3PerDocReader):
+    def __init__(self, storage, segment, stored_column):
+        super().__init__(storage, segment)
+        self._stored_column = stored_column
+
+    def stored_fields(self, docnum):
+        return self._cached_reader("_stored", self._stored_column)[docnum] or {}
 
 
 class InliningPostingsWriter(W3PostingsWriter):
