@@ -107,17 +107,29 @@ def dictionaries(draw):
     return [(key, draw(st.binary(max_size=60))) for key in keys]
 
 
-@given(dictionaries(), st.lists(st.binary(max_size=40), max_size=20))
-def test_the_term_dictionary_finds_every_key_and_keeps_their_order(entries, probes):
+def power_of_two_slots(count: int) -> int:
+    """How many slots the term dictionary had before its table was sized 1.5 times its keys."""
+    size = 8
+    while size < count * 3 // 2:
+        size *= 2
+    return size
+
+
+@given(dictionaries(), st.lists(st.binary(max_size=40), max_size=20), st.booleans())
+def test_the_term_dictionary_finds_every_key_and_keeps_their_order(entries, probes, written_before):
     """``terms.py``'s file: each key's entry by hashing, none for a key not added, keys in order from any
-    key (the nearest at or after it), as W3's ordered hash file answers."""
+    key (the nearest at or after it), as W3's ordered hash file answers; also from a file written when its
+    hash table had a power of two slots."""
     storage = RamStorage()
-    writer = terms.TermTableWriter(storage.create_file("t"))
-    writer.extras["fieldmap"] = {"body": 0}
-    for key, value in entries:
-        writer.add(key, value)
-    writer.close()
+    slots_for = power_of_two_slots if written_before else terms._slots_for
+    with patch.object(terms, "_slots_for", slots_for):
+        writer = terms.TermTableWriter(storage.create_file("t"))
+        writer.extras["fieldmap"] = {"body": 0}
+        for key, value in entries:
+            writer.add(key, value)
+        writer.close()
     reader = terms.TermTableReader(storage.open_file("t"), storage.file_length("t"))
+    assert reader.size == slots_for(len(entries))
     assert reader.extras == {"fieldmap": {"body": 0}} and list(reader.items()) == entries
     keys = [key for key, _ in entries]
     for key, value in entries:

@@ -31,11 +31,9 @@ TRAILER = struct.Struct("!4sQQQQQQ")  # magic, records, end of records, slots, s
 
 
 def _slots_for(count: int) -> int:
-    """A power of two at least 1.5 times ``count``: probes stay short, the table small."""
-    size = 8
-    while size < count * 3 // 2:
-        size *= 2
-    return size
+    """1.5 times ``count``: probes stay short, the table small (a slot is ``hash % size``, so any size does;
+    files written with a power of two, which could leave the table two thirds empty, read the same)."""
+    return count * 3 // 2 + 1  # one slot at least stays empty: a probe for a missing key ends
 
 
 def _big_endian(numbers: array) -> bytes:
@@ -75,9 +73,9 @@ class TermTableWriter:
         size = _slots_for(len(self.positions))
         slots = array("I", bytes(4 * size))
         for position, hashed in zip(self.positions, self.hashes, strict=True):
-            slot = hashed & (size - 1)
+            slot = hashed % size
             while slots[slot]:
-                slot = (slot + 1) & (size - 1)
+                slot = (slot + 1) % size
             slots[slot] = position + 1
         slots_at = dbfile.tell()
         dbfile.write(_big_endian(slots))
@@ -128,8 +126,8 @@ class TermTableReader:
     # -- by key ----------------------------------------------------------------------
     def range_for_key(self, key: bytes) -> tuple[int, int]:
         """(position, length) of ``key``'s entry; KeyError when the dictionary has no such key."""
-        mask = self.size - 1
-        slot = zlib.crc32(key) & mask
+        size = self.size
+        slot = zlib.crc32(key) % size
         get, at = self.dbfile.get, self.slots_at
         for _ in range(self.size):
             (held,) = SLOT.unpack(get(at + slot * 4, 4))
@@ -138,7 +136,7 @@ class TermTableReader:
             found, datapos, datalen, _ = self._record(held - 1)
             if found == key:
                 return datapos, datalen
-            slot = (slot + 1) & mask
+            slot = (slot + 1) % size
         raise KeyError(key)
 
     def __getitem__(self, key: bytes) -> bytes:
