@@ -2,9 +2,10 @@
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from whoosh import fields
 from whoosh.analysis import LowercaseFilter, RegexTokenizer, StopFilter
 
-from rulings.index.schema import QUESTION_WORDS, TOKENS, LightStemFilter, NormalFilter, analyzer
+from rulings.index.schema import QUESTION_WORDS, TOKENS, LightStemFilter, NormalFilter, Words, analyzer, schema
 
 from .conftest import CORPUS
 
@@ -26,6 +27,19 @@ def test_the_one_pass_analyzer_reads_as_the_chain_of_filters(text):
     for removestops in (True, False):
         expected = [(t.text, t.pos, t.stopped) for t in chain(text, positions=True, removestops=removestops)]
         assert [(t.text, t.pos, t.stopped) for t in one_pass(text, positions=True, removestops=removestops)] == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aAeiI sS'’tn-/dX2é\n"), max_size=40) | st.sampled_from(CORPUS_LINES))
+def test_a_text_field_indexes_the_terms_counts_and_weights_its_analyzer_gives(text):
+    """``Words`` reads a text in one pass: what Whoosh's analysis of the field gives, in its order, for the
+    word fields (boosted or not) and the pairs field, a text of one word included."""
+    fields_of = schema(KEEP)
+    for name in ("title", "context", "body", "pairs"):
+        field = fields_of[name]
+        assert isinstance(field, Words)
+        assert field.index(text) == list(fields.TEXT.index(field, text)), name
+        assert field.index(text + " defend") == list(fields.TEXT.index(field, text + " defend")), name
 
 
 def test_question_words_are_dropped_but_kept_names_stay():

@@ -9,12 +9,16 @@ less weight).
 
 from __future__ import annotations
 
+import itertools
+import re
+from collections import Counter
 from functools import lru_cache
 
 from whoosh import fields, formats
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, ShingleFilter
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.lang import porter2
+from whoosh.system import pack_uint
 
 from .lexicon import LEXICON
 
@@ -87,6 +91,7 @@ FILLER_WORDS = frozenset(
     | {"thing", "things", "way", "ways", "whole", "lot", "lots", "kind", "sort", "actually", "exactly", "mean", "about"}
 )
 TOKENS = r"[\w+]+(?:['\u2019][\w+]+)*"  # hyphens and slashes separate words
+WORD = re.compile(TOKENS)
 CLITICS = ("s", "d", "ll", "re", "ve", "m")
 # Inflections Porter2 leaves apart from their word: "goes" keeps its "e" ("goe"), which "go" has not.
 INFLECTIONS = {"goes": "go"}
@@ -221,24 +226,60 @@ def spelling_analyzer():
     return RegexTokenizer(r"[a-zA-Z][a-zA-Z']+") | LowercaseFilter()
 
 
+def index_forms(text: str, stop: frozenset[str]) -> list[str]:
+    """The indexed forms of a text's words, question words dropped: ``analyzer(keep)``'s tokens, without them."""
+    forms = []
+    for word in WORD.findall(text):
+        form, dropped = index_form(word, stop)
+        if not dropped:
+            forms.append(form)
+    return forms
+
+
+class Words(fields.TEXT):
+    """A text field of ``analyzer``'s words (with ``pairs``, of each two adjacent ones, as ``ShingleFilter``
+    makes them), indexed in one pass over the text.
+
+    Whoosh analyses a text to index it through a chain of generators and a token object per word,
+    a third of the time spent writing an index; the terms, counts and weights here are the same
+    (tests). Queries still read the field's analyzer.
+    """
+
+    def __init__(self, keep: frozenset[str], pairs: bool = False, **kwargs):
+        words = analyzer(keep)
+        shingles = words | ShingleFilter(size=2, sep="_") if pairs else words
+        super().__init__(analyzer=shingles, phrase=False, **kwargs)  # no positions: ``pairs`` answers phrases
+        self.dropped = QUESTION_WORDS - keep
+        self.pairs = pairs
+
+    def index(self, value, **kwargs):
+        if kwargs or not isinstance(value, str):
+            return super().index(value, **kwargs)
+        words = index_forms(value, self.dropped)
+        if self.pairs:  # a text of one word is its own "pair", as ShingleFilter has it
+            words = [f"{first}_{second}" for first, second in itertools.pairwise(words)] or words
+        boost = self.format.field_boost
+        return [(word.encode(), count, count * boost, pack_uint(count)) for word, count in Counter(words).items()]
+
+
 def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
-    text = analyzer(keep)
     return fields.Schema(
         id=fields.STORED,  # never searched: an index of a term per document only cost writing time
         game=fields.ID(stored=True),
         kind=fields.ID(stored=True),  # term | subdefinition | section | ruling | passage
         subkind=fields.ID(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
         versions=fields.KEYWORD(commas=True),  # searched (a version's texts), never shown
-        # No positions: a quoted phrase is searched as its word pairs (``pairs``); positions were a fifth of the index.
-        title=fields.TEXT(analyzer=text, field_boost=4.0, phrase=False),  # shown as the label
-        names=fields.TEXT(analyzer=text, field_boost=3.0, phrase=False),
+        # Words without positions: a quoted phrase is searched as its word pairs (``pairs``); positions were a
+        # fifth of the index.
+        title=Words(keep, field_boost=4.0),  # shown as the label
+        names=Words(keep, field_boost=3.0),
         name_keys=fields.KEYWORD(stored=True, commas=True, lowercase=True),
-        context=fields.TEXT(analyzer=text, field_boost=1.5, phrase=False),
-        body=fields.TEXT(analyzer=text, stored=True, phrase=False),
+        context=Words(keep, field_boost=1.5),
+        body=Words(keep, stored=True),
         # Only its words and their document counts are read ("did you mean"): no weights, no lengths.
         spell=fields.FieldType(formats.Existence(), spelling_analyzer()),
         # Adjacent word pairs ("first_damag"): phrase proximity as a cheap term lookup.
-        pairs=fields.TEXT(analyzer=text | ShingleFilter(size=2, sep="_"), phrase=False),
+        pairs=Words(keep, pairs=True),
         label=fields.STORED,  # the title shown
         slug=fields.STORED,
         url=fields.STORED,  # a ruling's (search makes a term's, pinned to the version searched)
