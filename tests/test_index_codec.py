@@ -13,7 +13,7 @@ from whoosh.codec.whoosh3 import W3Codec, W3TermInfo
 from whoosh.filedb.filestore import RamStorage
 from whoosh.writing import SegmentWriter
 
-from rulings.index import codec, stored, terms, writer
+from rulings.index import codec, postings, stored, terms, writer
 from rulings.index.schema import schema
 
 FLOAT32 = st.floats(0, 1e6, allow_nan=False).map(lambda w: struct.unpack("!f", struct.pack("!f", w))[0])
@@ -194,3 +194,34 @@ def test_stored_fields_read_as_whoosh_wrote_them_in_less_room(store, tmp_path):
         assert [readers[name].stored_fields(n) for n in range(len(w3))] == w3
     sizes = {name: reader._perdoc._get_column_file("_stored")[2] for name, reader in readers.items()}
     assert sizes["before"] == sizes["w3"] and sizes["ours"] < 0.7 * sizes["w3"], sizes
+
+
+def test_postings_kept_per_term_write_what_whoosh_pool_wrote_spilled_to_disk_or_not(store, tmp_path):
+    """``postings.TermPool``: the same term dictionary (inlined lists included), postings and stored fields as
+    Whoosh's pool of sorted postings gives, whether the terms stayed in memory or were spilled to runs on disk."""
+    games = [g.slug for g in store.games()][:2]
+    whoosh_pool = written(store, games, tmp_path / "whoosh", codec.Codec())
+    spill = postings.TermPool._spill
+    readers = {}
+    for name, limitmb in (("memory", 64), ("spilled", 1)):
+        (tmp_path / name).mkdir()
+        ix = whoosh_index.create_in(str(tmp_path / name), schema(writer.keep_words(store)), indexname=writer.MAIN)
+        with patch.object(postings.TermPool, "_spill", autospec=True, side_effect=spill) as spilled:
+            segment_writer = writer.segment_writer(ix, limitmb=limitmb)
+            for doc in writer.documents(store, games):
+                doc.pop("latest")
+                segment_writer.add_document(**doc)
+            segment_writer.commit()
+        assert (spilled.call_count > 1) == (name == "spilled"), spilled.call_count
+        readers[name] = whoosh_index.open_dir(str(tmp_path / name), indexname=writer.MAIN).reader()
+    expected = list(whoosh_pool._terms._tindex.items())
+    long_lists = [key for key, entry in whoosh_pool._terms.items() if not entry.is_inlined()]
+    assert len(long_lists) > 100
+    for reader in readers.values():
+        assert list(reader._terms._tindex.items()) == expected
+        for field, text in long_lists:
+            theirs = whoosh_pool.postings(field, text)
+            assert list(reader.postings(field, text).items_as("weight")) == list(theirs.items_as("weight"))
+        assert [reader.stored_fields(n) for n in range(reader.doc_count_all())] == [
+            whoosh_pool.stored_fields(n) for n in range(whoosh_pool.doc_count_all())
+        ]

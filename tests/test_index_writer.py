@@ -4,10 +4,9 @@ import os
 from collections import Counter
 
 from whoosh import index as whoosh_index
-from whoosh.writing import PostingPool
 
 from rulings.graph.store import Store
-from rulings.index import writer
+from rulings.index import postings, writer
 from rulings.index.search import Searcher
 
 from .test_search_threads import QUERIES, answers
@@ -40,23 +39,24 @@ def test_parallel_index_answers_as_a_serial_one(store, tmp_path, monkeypatch):
         assert answers(two, query) == answers(one, query), query
 
 
-def test_postings_sorted_through_runs_on_disk_answer_as_sorted_in_memory(store, tmp_path, monkeypatch):
-    """A writer short of memory sorts its postings out to runs on disk (read back a batch at a time)."""
+def test_postings_spilled_to_runs_on_disk_answer_as_kept_in_memory(store, tmp_path, monkeypatch):
+    """A writer short of memory spills its terms to runs on disk (read back a batch at a time)."""
     saved = []
-    monkeypatch.setattr(writer.BatchedPostingPool, "save", lambda pool: saved.append(1) or PostingPool.save(pool))
+    spill = postings.TermPool._spill
+    monkeypatch.setattr(postings.TermPool, "_spill", lambda pool: saved.append(1) or spill(pool))
     built = {}
     for limit in (1, writer.LIMIT_MB):
         build = tmp_path / f"limit-{limit}"
         build.mkdir()
         os.symlink(store.build / "graph.sqlite", build / "graph.sqlite")
         monkeypatch.setattr(writer, "LIMIT_MB", limit)
-        monkeypatch.setattr(writer, "RUN_BATCH", 7)  # batches cut anywhere, the last one short
+        monkeypatch.setattr(postings, "BATCH", 7)  # batches cut anywhere, the last one short
         writer.write_index(store, build / "index")
         built[limit] = build
         if limit == 1:
-            assert len(saved) > 3  # 1 MB of postings at a time: several runs, merged
+            assert len(saved) > 3  # 1 MB of terms at a time: several runs, merged
             saved.clear()
-    assert not saved  # with the usual memory, the bundled corpus is sorted in memory
+    assert not saved  # with the usual memory, the bundled corpus stays in memory
     on_disk, in_memory = (Searcher(built[limit]) for limit in (1, writer.LIMIT_MB))
     for query in QUERIES:
         assert answers(on_disk, query) == answers(in_memory, query), query

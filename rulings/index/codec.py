@@ -22,6 +22,7 @@ from whoosh.codec.whoosh3 import (
     STORED_COLUMN,
     W3Codec,
     W3FieldCursor,
+    W3FieldWriter,
     W3PerDocReader,
     W3PerDocWriter,
     W3PostingsWriter,
@@ -81,6 +82,7 @@ class Codec(W3Codec):
 
     def field_writer(self, storage, segment):
         writer = super().field_writer(storage, segment)
+        writer.__class__ = TermFieldWriter
         if self.terms_format >= 2:  # W3 opened its own table first: the term file is begun again
             writer._tindex.dbfile.seek(0)
             writer._tindex = TermTableWriter(writer._tindex.dbfile)
@@ -116,7 +118,27 @@ class StoredFieldsReader(W3PerDocReader):
         return self._cached_reader("_stored", self._stored_column)[docnum] or {}
 
 
+class TermFieldWriter(W3FieldWriter):
+    """W3's field writer, which also takes a term's postings at once (``postings.TermPool``)."""
+
+    def add_term_postings(self, ids, weights, values) -> None:
+        self._postwriter.add_postings(ids, weights, values)
+
+
 class InliningPostingsWriter(W3PostingsWriter):
+    def add_postings(self, ids, weights, values) -> None:
+        """A term's postings (values: none, or one per document), in the blocks ``add_posting`` makes of them."""
+        limit = self._blocklimit
+        for start in range(0, len(ids), limit):
+            if self._ids:
+                self._write_block()
+            end = start + limit
+            self._ids.extend(ids[start:end])
+            block = weights[start:end]
+            self._weights.extend(block.tolist())  # float32, as W3 keeps them
+            self._maxweight = max(self._maxweight, max(block))
+            self._values.extend(values[start:end])
+
     def finish_postings(self):
         if self.written() or len(self) >= self._inlinelimit:
             return super().finish_postings()

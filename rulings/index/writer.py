@@ -7,12 +7,11 @@ import hashlib
 import json
 import multiprocessing
 import os
-import pickle
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from whoosh import index as whoosh_index
-from whoosh.writing import PostingPool, SegmentWriter
+from whoosh.writing import SegmentWriter
 
 from ..graph.store import Game, Store, TermRow
 from ..markup import plain_text
@@ -20,53 +19,30 @@ from ..text import name_key
 from ..urls import urls
 from .codec import Codec  # indexes written before codec.py name it here
 from .lexicon import LEXICON
+from .postings import TermPool
 from .schema import analyzer, schema
 from .scope import variant_scope
 
 OPENING_WORDS = 80
 INDEXED_KINDS = ("entry", "keyword", "section", "rule")  # numbered rules too (Magic's 702.19 Trample)
 PARALLEL_ABOVE = 5000  # revisions; below this one process writes one optimised segment faster
-LIMIT_MB = 256  # memory for one writer's postings before it sorts them out to disk
-RUN_BATCH = 10_000  # postings per pickle in a run on disk
+LIMIT_MB = 256  # memory for one writer's postings before it spills them to disk
 
 
-class BatchedPostingPool(PostingPool):
-    """Whoosh's pool of postings, its sorted runs on disk written and read a batch of postings at a time.
+class TermSegmentWriter(SegmentWriter):
+    """Whoosh's segment writer, its postings kept per term (``postings.TermPool``) and written a term at a time."""
 
-    Whoosh pickles each posting on its own: writing and reading them again was a quarter of
-    writing a large index. The runs hold the same postings in the same order.
-    """
-
-    def _write_run(self, f, items):
-        batch = []
-        for item in items:
-            batch.append(item)
-            if len(batch) == RUN_BATCH:
-                pickle.dump(batch, f, pickle.HIGHEST_PROTOCOL)
-                batch = []
-        if batch:
-            pickle.dump(batch, f, pickle.HIGHEST_PROTOCOL)
-        f.close()
-
-    def _read_run(self, path):
-        f = self._open_run(path)
-        try:
-            while True:
-                try:
-                    batch = pickle.load(f)
-                except EOFError:
-                    return
-                yield from batch
-        finally:
-            f.close()
-            self._remove_run(path)
+    def _flush_segment(self):
+        self.perdocwriter.close()
+        self.pool.write_terms(self.fieldwriter, self.schema)  # the codec keeps no length statistics to read
+        self.fieldwriter.close()
 
 
 def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
     """A writer of a new segment of ``ix`` with this module's codec and pool (Whoosh ignores a ``poolclass``)."""
     limitmb = limitmb or LIMIT_MB
-    writer = SegmentWriter(ix, limitmb=limitmb, codec=Codec(), **kwargs)
-    writer.pool = BatchedPostingPool(writer._tempstorage, writer.newsegment, limitmb=limitmb)
+    writer = TermSegmentWriter(ix, limitmb=limitmb, codec=Codec(), **kwargs)
+    writer.pool = TermPool(writer._tempstorage, limitmb)
     return writer
 
 
