@@ -432,9 +432,9 @@ def write_rulings(
             for name in dict.fromkeys(ruling.cards or ([ruling.card] if ruling.card else [])):
                 card_id = cards.id(name, "card", ruling.card_set, ruling.card_number)
                 cur.execute("INSERT OR IGNORE INTO ruling_cards VALUES (?,?)", (rid, card_id))
-            for found in linker.targets_in(f"{ruling.title}\n{ruling.text}"):
-                if found.slug in term_ids:
-                    cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, term_ids[found.slug]))
+            found = linker.targets_in(f"{ruling.title}\n{ruling.text}")  # a set: written in term order, as every build
+            for term_id in sorted({term_ids[target.slug] for target in found if target.slug in term_ids}):
+                cur.execute("INSERT OR IGNORE INTO ruling_terms VALUES (?,?)", (rid, term_id))
 
 
 class CardBook:
