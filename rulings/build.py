@@ -34,6 +34,7 @@ from .builds import (
 from .errors import CorpusError, Diagnostic, StoreError, WriteError, storage_failure, write_error
 from .graph.builder import create_schema, delete_game, write_game
 from .graph.history import Assembler
+from .graph.shards import merge_shard
 from .graph.store import Store
 from .index.writer import keep_words_key, update_index, write_index
 from .ingest.corrections import apply_corrections
@@ -41,10 +42,12 @@ from .ingest.manifest import discover_games, load_manifest
 from .ingest.parsers import parse
 from .ingest.report import DocumentReport, document_report, game_names
 from .ingest.source import read_source
+from .parallel import balanced_runs, cores, processes
 from .settings import Settings
 
 DEPENDENCIES = ("whoosh-reloaded", "markdown-it-py")  # the libraries whose versions shape a build
 QUALITY = "report.json"  # each document's quality report (with every entry's reason), per game
+SHARDED_FROM = 32  # games: fewer are written by one process (the processes and the merge cost more)
 
 
 @dataclass
@@ -219,9 +222,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
         removed = [slug for slug in before["games"] if slug not in fingerprints]
     else:
         changed, removed = list(fingerprints), []
-    conn = sqlite3.connect(work / "graph.sqlite")
-    conn.execute("PRAGMA journal_mode = OFF")
-    conn.execute("PRAGMA synchronous = OFF")
+    conn = _graph_connection(work / "graph.sqlite")
     if incremental:
         for slug in changed + removed:
             delete_game(conn, slug)
@@ -229,10 +230,9 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
         create_schema(conn)
     wanted = set(changed)
     quality = quality_reports(previous) if incremental else {}  # carried-over games keep their reports
-    for game_dir in (g for g in games if g.name in wanted):
-        reports = _build_game(conn, game_dir, progress)
+    for slug, reports in _write_games(conn, work, [g for g in games if g.name in wanted], progress):
         report.documents.extend(reports)
-        quality[game_dir.name] = [r.as_dict(explain=True) for r in reports]
+        quality[slug] = [r.as_dict(explain=True) for r in reports]
     for slug in removed:
         quality.pop(slug, None)
     (work / QUALITY).write_text(json.dumps(quality, ensure_ascii=False))
@@ -261,6 +261,49 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     report.counts = totals
     report.state = {"games": fingerprints, "code": code_fingerprint(), "keep_words": words}
     return report
+
+
+def _graph_connection(path: Path) -> sqlite3.Connection:
+    """A graph file being written: no journal, no waiting for the disk (a failed build is thrown away)."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    return conn
+
+
+def _write_games(conn: sqlite3.Connection, work: Path, game_dirs: list[Path], progress):
+    """Each game parsed, assembled and written into the graph, in order; (its slug, its documents' reports).
+
+    Many games are cut into one run per core, each written by a process of its own into a graph file
+    of its own, which are then merged in order (``graph/shards.py``): the same rows and ids as one
+    process writes. Parsing and assembling a game is most of the time a build spends on the graph.
+    """
+    runs = balanced_runs(game_dirs, _folder_size, cores() if len(game_dirs) >= SHARDED_FROM else 1)
+    if len(runs) == 1:
+        return [(game_dir.name, _build_game(conn, game_dir, progress)) for game_dir in game_dirs]
+    shards = [work / f"shard-{number}.sqlite" for number in range(len(runs))]
+    with processes(len(runs)) as pool:
+        built = list(pool.map(_build_shard, shards, runs))
+    for shard in shards:
+        merge_shard(conn, shard)
+        shard.unlink()
+    return [game for games in built for game in games]
+
+
+def _folder_size(game_dir: Path) -> int:
+    return sum(path.stat().st_size for path in game_dir.iterdir() if path.is_file())
+
+
+def _build_shard(path: Path, game_dirs: list[Path]) -> list[tuple[str, list[DocumentReport]]]:
+    """In a process of its own: ``game_dirs`` written into a graph file of their own."""
+    conn = _graph_connection(path)
+    try:
+        create_schema(conn)
+        built = [(game_dir.name, _build_game(conn, game_dir, _progress)) for game_dir in game_dirs]
+        conn.commit()
+    finally:
+        conn.close()
+    return built
 
 
 def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> list[DocumentReport]:

@@ -80,6 +80,9 @@ class CorpusError(RulingsError):
         self.diagnostic = Diagnostic("error", path, line, message)
         super().__init__(str(self.diagnostic), path=path, line=line)
 
+    def __reduce__(self):  # raised where a process writes part of the graph, raised again by the build
+        return CorpusError, (self.diagnostic.path, self.diagnostic.message, self.diagnostic.line)
+
 
 class StoreError(RulingsError):
     """No usable built store (and none could be built)."""

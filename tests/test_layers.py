@@ -18,7 +18,7 @@ def loaded_modules(code: str) -> set[str]:
 
 
 WRITE_SIDE = ("rulings.ingest", "rulings.build", "rulings.graph.builder", "rulings.graph.history",
-              "rulings.graph.merge", "rulings.index.writer")  # fmt: skip
+              "rulings.graph.merge", "rulings.graph.shards", "rulings.index.writer")  # fmt: skip
 
 
 def test_the_web_app_loads_no_parser_nor_writer():

@@ -5,9 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from whoosh import index as whoosh_index
@@ -15,6 +12,7 @@ from whoosh.writing import SegmentWriter
 
 from ..graph.store import Game, Store, TermRow
 from ..markup import plain_text
+from ..parallel import balanced_runs, cores, processes
 from ..text import name_key
 from ..urls import urls
 from .codec import Codec  # indexes written before codec.py name it here
@@ -48,7 +46,7 @@ def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
 
 def writer_procs(store: Store) -> int:
     count = store.counts()["revisions"]
-    return max(1, min(4, os.cpu_count() or 1)) if count > PARALLEL_ABOVE else 1
+    return cores() if count > PARALLEL_ABOVE else 1
 
 
 def _versions_in_force(labels: list[str], start: int, end: int | None) -> str:
@@ -267,7 +265,7 @@ def write_index(store: Store, index_dir: Path) -> int:
         main_writer.commit(optimize=True)
         history_writer.commit(optimize=True)
         return count
-    with ProcessPoolExecutor(len(runs), mp_context=multiprocessing.get_context("fork")) as pool:
+    with processes(len(runs)) as pool:
         written = list(pool.map(_write_run, [store.build] * len(runs), [index_dir] * len(runs), runs))
     for position, ix in enumerate(indexes):
         _publish_segments(ix, [segments[position] for _, segments in written if segments[position] is not None])
@@ -276,19 +274,9 @@ def write_index(store: Store, index_dir: Path) -> int:
 
 def game_runs(store: Store, procs: int) -> list[list[str]]:
     """Games in the order they were written, cut into at most ``procs`` runs of about equal size (revisions)."""
-    games = sorted(store.games(), key=lambda g: g.id)
-    if procs <= 1 or len(games) < 2:
-        return [[g.slug for g in games]]
-    sizes = store.revision_counts()
-    total = sum(sizes.get(g.slug, 0) for g in games) or 1
-    runs: list[list[str]] = [[]]
-    done = 0
-    for game in games:
-        if done >= total * len(runs) / procs and runs[-1]:
-            runs.append([])
-        runs[-1].append(game.slug)
-        done += sizes.get(game.slug, 0)
-    return runs
+    games = [g.slug for g in sorted(store.games(), key=lambda g: g.id)]
+    sizes = store.revision_counts() if procs > 1 else {}
+    return balanced_runs(games, lambda slug: sizes.get(slug, 0), procs)
 
 
 def _write_run(build: Path, index_dir: Path, games: list[str]) -> tuple[int, list]:

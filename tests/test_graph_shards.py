@@ -1,0 +1,45 @@
+"""A graph written in shards, a run of games per process, is the graph one process writes (rulings/graph/shards.py)."""
+
+import shutil
+
+import pytest
+
+from rulings import build as building
+from rulings.builds import current_build
+from rulings.errors import CorpusError
+from rulings.settings import Settings
+
+from .conftest import CORPUS, write_game
+from .test_permalinks import graph_rows
+
+
+@pytest.fixture
+def sharded(monkeypatch):
+    """Builds write their graph in two shards, however few games and cores; the processes started, counted."""
+    monkeypatch.setattr(building, "SHARDED_FROM", 1)
+    monkeypatch.setattr(building, "cores", lambda: 2)
+    started = []
+    processes = building.processes
+    monkeypatch.setattr(building, "processes", lambda count: started.append(count) or processes(count))
+    return started
+
+
+def test_a_graph_written_in_shards_is_the_graph_one_process_writes(store, tmp_path, sharded):
+    report = building.build(Settings.resolve(CORPUS, tmp_path / "store"), progress=lambda _: None)
+    assert sharded == [2] and not list(report.build.glob("shard-*"))
+    one_process, in_shards = graph_rows(store.build / "graph.sqlite"), graph_rows(report.build / "graph.sqlite")
+    assert in_shards.keys() == one_process.keys()
+    for table, written in one_process.items():
+        assert in_shards[table] == written, table
+    assert sum(map(len, one_process.values())) > 10_000 and len(one_process["games"]) == 3
+
+
+def test_a_game_that_fails_in_a_shard_names_its_file_and_line_and_leaves_no_build(tmp_path, sharded):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    documents = '[game]\nname = "Zed"\n[[documents]]\nfile = "a.md"\nkind = "rulebook"\ntitle = "A"\n'
+    write_game(corpus, "zed", documents + '\n[links]\nstop = "play"\n', {"a.md": "# A\n"})
+    settings = Settings.resolve(corpus, tmp_path / "store")
+    with pytest.raises(CorpusError, match=r"zed/game.toml:8: .*\[links\] takes stop"):
+        building.build(settings, progress=lambda _: None)
+    assert sharded == [2] and current_build(settings.store) is None
