@@ -1,5 +1,6 @@
 """A graph written in shards, a run of games per process, is the graph one process writes (rulings/graph/shards.py)."""
 
+import os
 import shutil
 
 import pytest
@@ -15,6 +16,10 @@ from .test_permalinks import graph_rows
 
 @pytest.fixture
 def sharded(monkeypatch):
+    return in_shards(monkeypatch)
+
+
+def in_shards(monkeypatch) -> list[int]:
     """Builds write their graph in two shards, however few games and cores; the processes started, counted."""
     monkeypatch.setattr(building, "SHARDED_FROM", 1)
     monkeypatch.setattr(building, "cores", lambda: 2)
@@ -43,3 +48,17 @@ def test_a_game_that_fails_in_a_shard_names_its_file_and_line_and_leaves_no_buil
     with pytest.raises(CorpusError, match=r"zed/game.toml:8: .*\[links\] takes stop"):
         building.build(settings, progress=lambda _: None)
     assert sharded == [2] and current_build(settings.store) is None
+
+
+def test_an_incremental_build_writes_changed_games_in_shards_as_one_process_would(corpus_copy, tmp_path, monkeypatch):
+    """The changed games' ids continue from the graph carried over, in shards as in one process."""
+    stores = [Settings.resolve(corpus_copy, tmp_path / name) for name in ("one-process", "shards")]
+    for settings in stores:
+        building.build(settings, progress=lambda _: None)
+    for slug in ("marvel-champions", "vs-system-2pcg"):  # the first game and the last
+        os.utime(corpus_copy / slug / "game.toml", ns=(1, 2 * 10**18))
+    one_process = building.build(stores[0], progress=lambda _: None)
+    started = in_shards(monkeypatch)
+    shards = building.build(stores[1], progress=lambda _: None)
+    assert started == [2] and shards.counts["incremental"] and shards.counts["rebuilt_games"] == 2
+    assert graph_rows(shards.build / "graph.sqlite") == graph_rows(one_process.build / "graph.sqlite")
