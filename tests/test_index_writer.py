@@ -45,22 +45,22 @@ def test_postings_spilled_to_runs_on_disk_answer_as_kept_in_memory(store, tmp_pa
     spill = postings.TermPool._spill
     monkeypatch.setattr(postings.TermPool, "_spill", lambda pool: saved.append(1) or spill(pool))
     built = {}
-    for limit in (1, writer.LIMIT_MB):
+    for limit in (1, writer.LEAST_MB):
         build = tmp_path / f"limit-{limit}"
         build.mkdir()
         os.symlink(store.build / "graph.sqlite", build / "graph.sqlite")
-        monkeypatch.setattr(writer, "LIMIT_MB", limit)
+        monkeypatch.setattr(writer, "postings_memory", lambda limit=limit: limit)
         monkeypatch.setattr(postings, "BATCH", 7)  # batches cut anywhere, the last one short
         writer.write_index(store, build / "index")
         built[limit] = build
         if limit == 1:
             assert len(saved) > 3  # 1 MB of terms at a time: several runs, merged
             saved.clear()
-    assert not saved  # with the usual memory, the bundled corpus stays in memory
-    on_disk, in_memory = (Searcher(built[limit]) for limit in (1, writer.LIMIT_MB))
+    assert not saved  # with the least memory a writer is given, the bundled corpus stays in memory
+    on_disk, in_memory = (Searcher(built[limit]) for limit in (1, writer.LEAST_MB))
     for query in QUERIES:
         assert answers(on_disk, query) == answers(in_memory, query), query
-    assert all_postings(built[1]) == all_postings(built[writer.LIMIT_MB])
+    assert all_postings(built[1]) == all_postings(built[writer.LEAST_MB])
 
 
 def all_postings(build) -> dict:
@@ -89,3 +89,22 @@ def test_statements_run_for_each_entry_read_through_an_index(store, monkeypatch)
     for sql in repeated:
         plan = [row[3] for row in store.conn.execute("EXPLAIN QUERY PLAN " + sql, asked[sql])]
         assert not [step for step in plan if step.startswith("SCAN ") and "USING" not in step], (sql, plan)
+
+
+def test_a_writer_holds_its_postings_in_a_share_of_the_machines_memory(monkeypatch):
+    """An eighth of the memory, shared by the writing processes, from LEAST_MB to MOST_MB."""
+    assert writer.LEAST_MB <= writer.postings_memory() <= writer.MOST_MB
+    sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 2**21}  # 8 GiB
+    monkeypatch.setattr(writer.os, "sysconf", sizes.__getitem__)
+    monkeypatch.setattr(writer, "cores", lambda: 2)
+    assert writer.postings_memory() == 512
+    sizes["SC_PHYS_PAGES"] = 2**19  # 2 GiB
+    assert writer.postings_memory() == writer.LEAST_MB
+    sizes["SC_PHYS_PAGES"] = 2**23  # 32 GiB
+    assert writer.postings_memory() == writer.MOST_MB
+    monkeypatch.setattr(writer.os, "sysconf", unknown_setting)  # a system without the figures
+    assert writer.postings_memory() == writer.LEAST_MB
+
+
+def unknown_setting(name: str):
+    raise ValueError(f"unrecognized configuration name {name!r}")  # as os.sysconf says it
