@@ -165,22 +165,28 @@ class Linker:
             return []
         plain = straightened(text)  # same length as text
         if plain.isascii():  # lower-cased in one call, the same length: words as names are folded, in place
-            spans = [(*m.span(), m.group()) for m in WORD.finditer(plain.lower())]
+            scanned = plain.lower()
+            words = WORD.findall(scanned)
         else:
-            spans = [(m.start(), m.end(), _folded(m.group(0))) for m in WORD.finditer(plain)]
+            scanned = plain
+            words = [_folded(word) for word in WORD.findall(plain)]
+        first, prefixes, targets = self.first, self.prefixes, self.targets
+        spans = None  # where each word is: worked out only for a text that names something
         out = []
-        for i, (_, _, word) in enumerate(spans):
-            if word not in self.first:
-                continue
+        for i in [i for i, word in enumerate(words) if word in first]:
             found = []
-            key = word
-            for size in range(1, min(self.longest, len(spans) - i) + 1):  # as long as some name goes on so
+            key = words[i]
+            for size in range(1, min(self.longest, len(words) - i) + 1):  # as long as some name goes on so
                 if size > 1:
-                    key = f"{key} {spans[i + size - 1][2]}"
-                if key not in self.prefixes:
+                    key = f"{key} {words[i + size - 1]}"
+                if key not in prefixes:
                     break
-                chunk = spans[i : i + size]
-                if key in self.targets and _clean_edges(plain, chunk[0][0], chunk[-1][1], chunk):
+                if key not in targets:
+                    continue
+                if spans is None:
+                    spans = [match.span() for match in WORD.finditer(scanned)]
+                chunk = [(*spans[j], words[j]) for j in range(i, i + size)]
+                if _clean_edges(plain, chunk[0][0], chunk[-1][1], chunk):
                     found.append((i, size, chunk[0][0], chunk[-1][1], key))
             out.extend(reversed(found))  # longest first
         return out
