@@ -1,11 +1,22 @@
 """The text analysis search and the index share (rulings/index/schema.py)."""
 
+import pickle
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from whoosh import fields
 from whoosh.analysis import LowercaseFilter, RegexTokenizer, StopFilter
 
-from rulings.index.schema import QUESTION_WORDS, TOKENS, LightStemFilter, NormalFilter, Words, analyzer, schema
+from rulings.index.schema import (
+    QUESTION_WORDS,
+    TOKENS,
+    LightStemFilter,
+    NormalFilter,
+    Recurring,
+    Words,
+    analyzer,
+    schema,
+)
 
 from .conftest import CORPUS
 
@@ -40,6 +51,26 @@ def test_a_text_field_indexes_the_terms_counts_and_weights_its_analyzer_gives(te
         assert isinstance(field, Words)
         assert field.index(text) == list(fields.TEXT.index(field, text)), name
         assert field.index(text + " defend") == list(fields.TEXT.index(field, text + " defend")), name
+
+
+def test_recurring_fields_index_each_value_as_whoosh_does_and_pickle_without_what_they_remember():
+    """``Recurring`` fields (a game, a kind, versions, name keys) analyse a value once and give the same terms
+    again; the schema written into an index keeps none of it."""
+    fields_of = schema(KEEP)
+    values = {
+        "game": ("marvel-champions", fields.ID),
+        "versions": ("1.0,1.1, 2.0", fields.KEYWORD),
+        "name_keys": ("Attack,DEFEND", fields.KEYWORD),
+        "parent": ("t:12", fields.ID),
+    }
+    for name, (value, whoosh_field) in values.items():
+        field = fields_of[name]
+        expected = list(whoosh_field.index(field, value))
+        assert field.index(value) == expected and field.index(value) == expected, name
+        assert field.index(value + ",x") == list(whoosh_field.index(field, value + ",x")), name
+    assert all(isinstance(fields_of[name], Recurring) and fields_of[name].__dict__["_known"] for name in values)
+    written = pickle.loads(pickle.dumps(fields_of))
+    assert not any("_known" in written[name].__dict__ for name in values) and written == fields_of
 
 
 def test_question_words_are_dropped_but_kept_names_stay():

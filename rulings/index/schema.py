@@ -262,18 +262,51 @@ class Words(fields.TEXT):
         return [(word.encode(), count, count * boost, pack_uint(count)) for word, count in Counter(words).items()]
 
 
+RECURRING_KEPT = 4096  # distinct values a field remembers the terms of
+
+
+class Recurring:
+    """A field whose values recur from document to document (a game, a kind, the versions in force, an
+    entry's id on each of its passages): each value analysed once, its terms reused, where Whoosh
+    analyses it again in every document."""
+
+    def index(self, value, **kwargs):
+        if kwargs or not isinstance(value, str):
+            return super().index(value, **kwargs)
+        known = self.__dict__.setdefault("_known", {})
+        found = known.get(value)
+        if found is None:
+            if len(known) >= RECURRING_KEPT:
+                known.clear()
+            found = known[value] = list(super().index(value))
+        return found
+
+    def __getstate__(self):  # the schema is pickled into the index: without what one writer remembered
+        state = self.__dict__.copy()
+        state.pop("_known", None)
+        return state
+
+
+class Identifier(Recurring, fields.ID):
+    pass
+
+
+class Keywords(Recurring, fields.KEYWORD):
+    pass
+
+
 def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
     return fields.Schema(
         id=fields.STORED,  # never searched: an index of a term per document only cost writing time
-        game=fields.ID(stored=True),
-        kind=fields.ID(stored=True),  # term | subdefinition | section | ruling | passage
-        subkind=fields.ID(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
-        versions=fields.KEYWORD(commas=True),  # searched (a version's texts), never shown
+        game=Identifier(stored=True),
+        kind=Identifier(stored=True),  # term | subdefinition | section | ruling | passage
+        subkind=Identifier(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
+        versions=Keywords(commas=True),  # searched (a version's texts), never shown
         # Words without positions: a quoted phrase is searched as its word pairs (``pairs``); positions were a
         # fifth of the index.
         title=Words(keep, field_boost=4.0),  # shown as the label
         names=Words(keep, field_boost=3.0),
-        name_keys=fields.KEYWORD(stored=True, commas=True, lowercase=True),
+        name_keys=Keywords(stored=True, commas=True, lowercase=True),
         context=Words(keep, field_boost=1.5),
         body=Words(keep, stored=True),
         # Only its words and their document counts are read ("did you mean"): no weights, no lengths.
@@ -286,8 +319,8 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         aliases=fields.STORED,
         version=fields.STORED,
         # A passage (a block of an entry's text) names its entry; anchor and number point inside it.
-        parent=fields.ID(stored=True),  # indexed: an entry's passages are found by it
-        entry=fields.ID(),  # an entry with passages: what a passage found without its entry finds it by
+        parent=Identifier(stored=True),  # indexed: an entry's passages are found by it
+        entry=Identifier(),  # an entry with passages: what a passage found without its entry finds it by
         anchor=fields.STORED,
         number=fields.STORED,
         span=fields.STORED,  # (start, length) of a passage's text in its entry's, instead of a copy
