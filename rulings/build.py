@@ -284,26 +284,30 @@ def _write_games(conn: sqlite3.Connection, work: Path, game_dirs: list[Path], pr
     shards = [work / f"shard-{number}.sqlite" for number in range(len(runs))]
     with processes(len(runs)) as pool:
         built = list(pool.map(_build_shard, shards, runs))
-    for shard in shards:
+    for shard, (_, messages) in zip(shards, built, strict=True):
         merge_shard(conn, shard)
         shard.unlink()
-    return [game for games in built for game in games]
+        for message in messages:  # told in game order, as one process tells them, to the caller's ``progress``
+            progress(message)
+    return [game for games, _ in built for game in games]
 
 
 def _folder_size(game_dir: Path) -> int:
     return sum(path.stat().st_size for path in game_dir.iterdir() if path.is_file())
 
 
-def _build_shard(path: Path, game_dirs: list[Path]) -> list[tuple[str, list[DocumentReport]]]:
-    """In a process of its own: ``game_dirs`` written into a graph file of their own."""
+def _build_shard(path: Path, game_dirs: list[Path]) -> tuple[list[tuple[str, list[DocumentReport]]], list[str]]:
+    """In a process of its own: ``game_dirs`` written into a graph file of their own; what was built,
+    and the progress messages for the parent to pass on (a caller's ``progress`` stays in the parent)."""
+    messages: list[str] = []
     conn = _graph_connection(path)
     try:
         create_schema(conn)
-        built = [(game_dir.name, _build_game(conn, game_dir, _progress)) for game_dir in game_dirs]
+        built = [(game_dir.name, _build_game(conn, game_dir, messages.append)) for game_dir in game_dirs]
         conn.commit()
     finally:
         conn.close()
-    return built
+    return built, messages
 
 
 def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> list[DocumentReport]:

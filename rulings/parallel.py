@@ -29,7 +29,7 @@ def balanced_runs(items: Sequence[Item], size_of: Callable[[Item], int], procs: 
     runs: list[list[Item]] = [[]]
     done = 0
     for item in items:
-        if done >= total * len(runs) / procs and runs[-1]:
+        if len(runs) < procs and done >= total * len(runs) / procs and runs[-1]:
             runs.append([])
         runs[-1].append(item)
         done += size_of(item)

@@ -2,12 +2,17 @@
 
 import os
 import shutil
+import sqlite3
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulings import build as building
 from rulings.builds import current_build
 from rulings.errors import CorpusError
+from rulings.graph.shards import merge_shard
+from rulings.parallel import balanced_runs
 from rulings.settings import Settings
 
 from .conftest import CORPUS, write_game
@@ -29,9 +34,51 @@ def in_shards(monkeypatch) -> list[int]:
     return started
 
 
+@given(st.lists(st.integers(0, 50), max_size=12), st.integers(1, 5))
+def test_runs_keep_the_order_and_are_never_more_than_the_processes(sizes, procs):
+    """Games of no size at the end (an empty folder, a game without revisions) make no run of their own."""
+    items = list(enumerate(sizes))
+    runs = balanced_runs(items, lambda item: item[1], procs)
+    assert [item for run in runs for item in run] == items
+    assert len(runs) <= procs and (all(runs) if items else runs == [[]])
+
+
+def test_runs_share_the_size_out(tmp_path):
+    assert balanced_runs(list("abcd"), lambda _: 1, 2) == [["a", "b"], ["c", "d"]]
+    assert balanced_runs(["a", "b", "c"], {"a": 5, "b": 5, "c": 0}.get, 2) == [["a"], ["b", "c"]]
+
+
+def test_a_shard_that_cannot_be_merged_says_why_and_leaves_the_graph_as_it_was(store, tmp_path):
+    graph = tmp_path / "graph.sqlite"
+    shutil.copy(store.build / "graph.sqlite", graph)
+    conn = sqlite3.connect(graph)
+    before = graph_rows(graph)
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE constraint failed"):  # the same rows again
+        merge_shard(conn, store.build / "graph.sqlite")
+    assert graph_rows(graph) == before
+    assert not [row for row in conn.execute("PRAGMA database_list") if row[1] == "shard"]
+    conn.close()
+
+
+def test_a_shard_refuses_a_reference_to_anything_but_an_id(tmp_path):
+    schema = "CREATE TABLE t (id INTEGER PRIMARY KEY, slug TEXT UNIQUE); CREATE TABLE u (t_slug REFERENCES t(slug));"
+    for name in ("main.sqlite", "shard.sqlite"):
+        with sqlite3.connect(tmp_path / name) as made:
+            made.executescript(schema)
+    conn = sqlite3.connect(tmp_path / "main.sqlite")
+    with pytest.raises(ValueError, match=r"u.t_slug references t.slug"):
+        merge_shard(conn, tmp_path / "shard.sqlite")
+    conn.close()
+
+
 def test_a_graph_written_in_shards_is_the_graph_one_process_writes(store, tmp_path, sharded):
-    report = building.build(Settings.resolve(CORPUS, tmp_path / "store"), progress=lambda _: None)
+    told: list[str] = []
+    report = building.build(Settings.resolve(CORPUS, tmp_path / "store"), progress=told.append)
     assert sharded == [2] and not list(report.build.glob("shard-*"))
+    one_process: list[str] = []
+    building.build(Settings.resolve(CORPUS, tmp_path / "one"), progress=one_process.append, incremental=False)
+    shard_lines = [line for line in told if line.startswith("corpus/")]
+    assert shard_lines and shard_lines == [line for line in one_process if line.startswith("corpus/")]
     one_process, in_shards = graph_rows(store.build / "graph.sqlite"), graph_rows(report.build / "graph.sqlite")
     assert in_shards.keys() == one_process.keys()
     for table, written in one_process.items():

@@ -34,6 +34,9 @@ def merge_shard(conn: sqlite3.Connection, shard: Path) -> None:
                 f"INSERT INTO main.{table} ({', '.join(columns)}) SELECT {', '.join(moved)} FROM shard.{table}{order}"
             )
         conn.commit()
+    except BaseException:
+        conn.rollback()  # else DETACH fails ("database shard is locked") and hides what went wrong
+        raise
     finally:
         conn.execute("DETACH DATABASE shard")
 
@@ -46,6 +49,10 @@ def _tables(conn: sqlite3.Connection) -> dict[str, tuple[list[str], dict[str, st
         "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
     ):
         columns = [row[1] for row in conn.execute(f"PRAGMA main.table_info({name})")]
-        references = {row[3]: row[2] for row in conn.execute(f"PRAGMA main.foreign_key_list({name})")}
+        references = {}
+        for _, _, table, column, target, *_ in conn.execute(f"PRAGMA main.foreign_key_list({name})"):
+            if target not in (None, "id"):  # only ids move up; any other key would be shifted as if it were one
+                raise ValueError(f"{name}.{column} references {table}.{target}: a shard can only move ids")
+            references[column] = table
         tables[name] = (columns, references, "WITHOUT ROWID" not in sql.upper())
     return tables
