@@ -91,9 +91,11 @@ def test_statements_run_for_each_entry_read_through_an_index(store, monkeypatch)
         assert not [step for step in plan if step.startswith("SCAN ") and "USING" not in step], (sql, plan)
 
 
-def test_a_writer_holds_its_postings_in_a_share_of_the_machines_memory(monkeypatch):
-    """An eighth of the memory, shared by the writing processes, from LEAST_MB to MOST_MB."""
-    assert writer.LEAST_MB <= writer.postings_memory() <= writer.MOST_MB
+def test_a_writer_holds_its_postings_in_a_share_of_the_machines_memory(monkeypatch, tmp_path):
+    """An eighth of the memory (the container's when it has less), shared by the writing processes,
+    from LEAST_MB to MOST_MB."""
+    container = tmp_path / "memory.max"
+    monkeypatch.setattr(writer, "MEMORY_LIMITS", (tmp_path / "no-such-file", container))
     sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 2**21}  # 8 GiB
     monkeypatch.setattr(writer.os, "sysconf", sizes.__getitem__)
     monkeypatch.setattr(writer, "cores", lambda: 2)
@@ -102,6 +104,12 @@ def test_a_writer_holds_its_postings_in_a_share_of_the_machines_memory(monkeypat
     assert writer.postings_memory() == writer.LEAST_MB
     sizes["SC_PHYS_PAGES"] = 2**23  # 32 GiB
     assert writer.postings_memory() == writer.MOST_MB
+    container.write_text("max\n")  # a container without a limit
+    assert writer.postings_memory() == writer.MOST_MB
+    container.write_text(f"{8 * 2**30}\n")  # a container of 8 GiB on the machine of 32
+    assert writer.postings_memory() == 512
+    container.write_text(f"{2 * 2**30}\n")
+    assert writer.postings_memory() == writer.LEAST_MB
     monkeypatch.setattr(writer.os, "sysconf", unknown_setting)  # a system without the figures
     assert writer.postings_memory() == writer.LEAST_MB
 

@@ -24,7 +24,11 @@ BATCH = 2_000  # terms per pickle in a run on disk
 
 
 class TermPool:
-    """What ``SegmentWriter`` asks of a pool (``add`` a posting, ``cleanup``), and ``write_terms``."""
+    """What ``SegmentWriter`` asks of a pool (``add`` a posting, ``cleanup``), and ``write_terms``.
+
+    A term's postings must come in increasing document order, as ``add_document`` gives them. Whoosh's
+    fields with separate spelling words post those to document 0 again and again: no field here has them.
+    """
 
     def __init__(self, tempstore, limitmb: int):
         self.tempstore = tempstore

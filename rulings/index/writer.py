@@ -37,15 +37,26 @@ class TermSegmentWriter(SegmentWriter):
         self.fieldwriter.close()
 
 
+# Where a container's memory limit is read (cgroup v2, then v1); the machine's memory says nothing of it.
+MEMORY_LIMITS = (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+
+
 def postings_memory() -> int:
-    """MiB of postings one writer holds before spilling them to disk: an eighth of the machine's memory
-    shared by the writing processes, from 256 MiB to 1 GiB. Spilling and merging the runs back cost a
-    writer a quarter of its time at 1,678 rulebooks (840 games: 156 s, and 114 s unspilled)."""
+    """MiB of postings a writer holds before spilling them to disk: an eighth of the memory this build
+    may use (the machine's, or the container's when less) shared by the writing processes, from 256 MiB
+    to 1 GiB. Each process has two writers, but the one of superseded texts holds far fewer postings.
+    Spilling and merging the runs back cost a writer a quarter of its time at 1,678 rulebooks (840
+    games: 156 s, and 112 s unspilled)."""
     try:
-        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):  # no such figure on this system
         return LEAST_MB
-    return max(LEAST_MB, min(MOST_MB, total // 8 // cores()))
+    for limit in MEMORY_LIMITS:
+        try:
+            total = min(total, int(limit.read_text().strip()))
+        except (OSError, ValueError):  # no such file, or "max": no limit
+            continue
+    return max(LEAST_MB, min(MOST_MB, total // 2**20 // 8 // cores()))
 
 
 def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
