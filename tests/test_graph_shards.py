@@ -95,6 +95,8 @@ def test_a_game_that_fails_in_a_shard_names_its_file_and_line_and_leaves_no_buil
     with pytest.raises(CorpusError, match=r"zed/game.toml:8: .*\[links\] takes stop"):
         building.build(settings, progress=lambda _: None)
     assert sharded == [2] and current_build(settings.store) is None
+    left = [path.name for path in settings.store.rglob("*") if path.is_file()]
+    assert left == [".build.lock"]  # no shard, no half-built graph: only the lock builds take
 
 
 def test_an_incremental_build_writes_changed_games_in_shards_as_one_process_would(corpus_copy, tmp_path, monkeypatch):
