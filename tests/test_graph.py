@@ -200,6 +200,44 @@ def test_referrers_are_the_other_terms_with_an_edge_to_a_term_by_name(store):
     assert checked > 50
 
 
+def assert_sheets_read_as_the_single_reads(store):
+    """Every term's sheet (one statement) holds what the single-purpose reads give, in their order."""
+    kinds = ("mentions", "see-also", "redirect")
+    seen = {"blocks": 0, "subdefs": 0, "referrers": 0, "rulings": 0, "names": 0, "revisions": 0}
+    for game in store.games():
+        for term in store.terms(game, ("entry", "keyword", "section", "rule")):
+            statements: list[str] = []
+            store.conn.set_trace_callback(statements.append)
+            try:
+                sheet = store.term_sheet(term, kinds)
+            finally:
+                store.conn.set_trace_callback(None)
+            assert len(statements) == 1
+            revisions = store.revisions(term)
+            assert sheet.revisions == revisions and sheet.names == store.names(term)
+            assert sheet.referrers == store.referrers(term, kinds)
+            assert sheet.ruling_ids == [r["id"] for r in store.rulings_about(term)]
+            assert sheet.blocks == {r.id: store.blocks(r.id) for r in revisions}
+            assert sheet.subdefs == {r.id: store.subdefs(r.id) for r in revisions}
+            seen["revisions"] += len(revisions) > 1
+            seen["names"] += len(sheet.names) > 1
+            seen["blocks"] += any(len(b) > 1 for b in sheet.blocks.values())
+            seen["subdefs"] += any(len(s) > 1 for s in sheet.subdefs.values())
+            seen["referrers"] += len(sheet.referrers) > 1
+            seen["rulings"] += len(sheet.ruling_ids) > 1
+    return seen
+
+
+def test_a_term_sheet_reads_in_one_statement_what_the_single_reads_give(store):
+    seen = assert_sheets_read_as_the_single_reads(store)
+    assert all(count > 5 for count in seen.values()), seen  # every part ordered, somewhere, from several rows
+
+
+@pytest.mark.needs_shared
+def test_a_term_sheet_of_every_magic_rule_and_edition(magic_store):
+    assert assert_sheets_read_as_the_single_reads(magic_store)["revisions"] > 200
+
+
 def test_a_term_page_lists_what_refers_to_it_as_links(client, store):
     game = store.game("marvel-champions")
     term, _ = store.term_by_slug(game, "attack")

@@ -39,7 +39,7 @@ def test_term_pages_scan_no_table(cold_app, store, path):
     scans = []
     for sql in dict.fromkeys(statements):
         for _, _, _, step in conn.execute("EXPLAIN QUERY PLAN " + sql):
-            if step.startswith("SCAN") and "USING" not in step:
+            if step.startswith("SCAN") and "USING" not in step and step != "SCAN CONSTANT ROW":  # no table
                 scans.append((step, sql))
     assert statements and not scans
 

@@ -87,14 +87,31 @@ class BlockRow:
     inline_cased: str | None = None  # ... in sentence case, when the revision is written in ALL CAPS
 
 
-_REVISION = (
-    "SELECT r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
-    "r.source, r.see_also, r.redirect, r.notes, r.inferred FROM revisions r JOIN versions v ON v.id = r.version_id "
+_REVISION_COLUMNS = (
+    "r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
+    "r.source, r.see_also, r.redirect, r.notes, r.inferred"
 )
-_BLOCK = (
-    "SELECT b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased "
-    "FROM blocks b "
-)
+_REVISION = f"SELECT {_REVISION_COLUMNS} FROM revisions r JOIN versions v ON v.id = r.version_id "
+_BLOCK_COLUMNS = "b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased"
+_BLOCK = f"SELECT {_BLOCK_COLUMNS} FROM blocks b "
+_SUBDEF_COLUMNS = "s.id, s.name, s.anchor, s.text"
+
+
+@dataclass(frozen=True)
+class TermSheet:
+    """What a term's page reads about the term, read in one statement (``Store.term_sheet``)."""
+
+    revisions: list[RevisionRow]  # in version order
+    names: list[tuple[str, str]]  # (name, how), as ``Store.names``
+    blocks: dict[int, list[BlockRow]]  # revision id -> its blocks, in order
+    subdefs: dict[int, list[dict]]  # revision id -> its sub-definitions, as ``Store.subdefs``
+    referrers: list[tuple[str, str]]  # (slug, name), as ``Store.referrers``
+    ruling_ids: list[int]  # the rulings about the term
+
+
+def _packed(expression: str, rest: str) -> str:
+    """A subquery giving every row of ``rest`` as one JSON array of arrays (in no particular order)."""
+    return f"(SELECT json_group_array(json_array({expression})) {rest})"
 
 
 def _revision(row) -> RevisionRow:
@@ -114,6 +131,29 @@ def _revision(row) -> RevisionRow:
         json.loads(row[12]),
         bool(row[13]),
     )
+
+
+def aliases_among(term: TermRow, names: list[tuple[str, str]]) -> list[str]:
+    """The other names a term goes by (aliases and former names), from its (name, how) pairs."""
+    out = []
+    for name, how in names:
+        if how in ("alias", "former") and name != term.name and name not in out:
+            out.append(name)
+    return out
+
+
+def _subdef(row) -> dict:
+    return dict(id=row[0], name=row[1], anchor=row[2], text=row[3])
+
+
+def _referrers_from(term: TermRow, kinds: tuple[str, ...]) -> tuple[str, dict]:
+    """The FROM and WHERE of the other terms with an edge of one of ``kinds`` to ``term``, and their parameters."""
+    marks = ", ".join(f":kind{i}" for i in range(len(kinds)))
+    rest = (
+        "FROM terms WHERE id IN "
+        f"(SELECT src_id FROM edges WHERE dst_id = :term AND kind IN ({marks}) AND src_id != :term)"
+    )
+    return rest, {"term": term.id, **{f"kind{i}": kind for i, kind in enumerate(kinds)}}
 
 
 class Store:
@@ -369,11 +409,7 @@ class Store:
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def aliases(self, term: TermRow) -> list[str]:
-        out = []
-        for name, how in self.names(term):
-            if how in ("alias", "former") and name != term.name and name not in out:
-                out.append(name)
-        return out
+        return aliases_among(term, self.names(term))
 
     # -- revisions -----------------------------------------------------------
     def revisions(self, term: TermRow) -> list[RevisionRow]:
@@ -420,10 +456,8 @@ class Store:
         return out
 
     def subdefs(self, revision_id: int) -> list[dict]:
-        return [
-            dict(id=r[0], name=r[1], anchor=r[2], text=r[3])
-            for r in self.q("SELECT id, name, anchor, text FROM subdefs WHERE revision_id = ? ORDER BY id", revision_id)
-        ]
+        sql = f"SELECT {_SUBDEF_COLUMNS} FROM subdefs s WHERE s.revision_id = ? ORDER BY s.id"
+        return [_subdef(r) for r in self.q(sql, revision_id)]
 
     def subdef_named(self, game: Game, name: str, ordinal: int) -> str | None:
         """The text of the latest sub-definition called ``name`` in the game at or before ``ordinal``."""
@@ -448,14 +482,48 @@ class Store:
     def referrers(self, term: TermRow, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
         """(slug, name) of the other terms with an edge of one of these kinds to ``term`` ("referenced by"),
         by name: only what a list of links shows, so no row is made a ``TermRow`` (tens on a common term)."""
-        marks = ",".join("?" * len(kinds))
-        return self.q(
-            "SELECT slug, name FROM terms WHERE id IN "
-            f"(SELECT src_id FROM edges WHERE dst_id = ? AND kind IN ({marks}) AND src_id != ?) ORDER BY name, id",
-            term.id,
-            *kinds,
-            term.id,
+        rest, params = _referrers_from(term, kinds)
+        return self.conn.execute(f"SELECT slug, name {rest} ORDER BY name, id", params).fetchall()
+
+    def term_sheet(self, term: TermRow, referrer_kinds: tuple[str, ...]) -> TermSheet:
+        """Everything a term's page reads about the term (its revisions, names, every revision's blocks
+        and sub-definitions, its referrers, its rulings), in one statement of one row.
+
+        Each step of a statement lets go of Python's interpreter lock. With server threads waiting for
+        it, every letting go is a hand-over, and the seven statements of a page (twenty rows) cost more
+        than the page's own work (``bench/http_load.py --compare``). Rows come packed as JSON and are
+        sorted here, as the single-purpose reads above order them.
+        """
+        rest, params = _referrers_from(term, referrer_kinds)
+        by_term = "WHERE r.term_id = :term"
+        row = self.conn.execute(
+            "SELECT "
+            + ", ".join(
+                [
+                    _packed(_REVISION_COLUMNS, f"FROM revisions r JOIN versions v ON v.id = r.version_id {by_term}"),
+                    _packed("name, how, rank, rowid", "FROM term_names WHERE term_id = :term"),
+                    _packed(_BLOCK_COLUMNS, f"FROM blocks b JOIN revisions r ON r.id = b.revision_id {by_term}"),
+                    _packed(f"s.revision_id, {_SUBDEF_COLUMNS}", "FROM subdefs s WHERE s.term_id = :term"),
+                    _packed("slug, name, id", rest),
+                    _packed("ruling_id", "FROM ruling_terms WHERE term_id = :term"),
+                ]
+            ),
+            params,
+        ).fetchone()
+        revisions, names, blocks, subdefs, referrers, rulings = (json.loads(packed) for packed in row)
+        sheet = TermSheet(
+            revisions=[_revision(r) for r in sorted(revisions, key=lambda r: r[4])],
+            names=[(name, how) for name, how, *_ in sorted(names, key=lambda n: (n[2], n[3]))],
+            blocks={r[0]: [] for r in revisions},
+            subdefs={r[0]: [] for r in revisions},
+            referrers=[(slug, name) for slug, name, _ in sorted(referrers, key=lambda t: (t[1], t[2]))],
+            ruling_ids=sorted(r[0] for r in rulings),
         )
+        for block in sorted(blocks, key=lambda b: (b[0], b[1])):
+            sheet.blocks[block[0]].append(BlockRow(*block))
+        for revision_id, *subdef in sorted(subdefs, key=lambda s: s[1]):
+            sheet.subdefs[revision_id].append(_subdef(subdef))
+        return sheet
 
     # -- rulings and cards -------------------------------------------------------
     _RULING = (

@@ -12,7 +12,7 @@ from ..casing import sentence_case
 from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target, name_keys
-from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow
+from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow, aliases_among
 from ..markup import plain_text
 from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, excerpt, render_blocks, render_rules
@@ -158,19 +158,23 @@ def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermR
     return loaded().memo(("named", game.id, name, ordinal), lambda: store().find_term(game, name, ordinal))
 
 
+REFERENCED_BY = ("mentions", "see-also", "redirect")  # the edges a term page lists as "Referenced by"
+
+
 def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage | None:
     st = store()
     versions = st.versions(game)
     latest = versions[-1]
     target = version or latest
-    revisions = st.revisions(term)
+    sheet = st.term_sheet(term, REFERENCED_BY)
+    revisions = sheet.revisions
     revision, after = answers.in_force(revisions, target.ordinal)
     if revision is None or revision.removed:
         return None
     pinned = version is not None
-    subdefs = st.subdefs(revision.id)
+    subdefs = sheet.subdefs[revision.id]
     pin = target if pinned else None
-    blocks = st.blocks(revision.id)
+    blocks = sheet.blocks[revision.id]
     caps = written_in_caps(blocks)
     html = render_blocks(blocks, links_for(game, pin, term), cased=caps)
     definition = None
@@ -207,9 +211,9 @@ def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage
         definition=definition,
         pointers=pointers,
         see_also=see_also,
-        referenced_by=term_links(game, st.referrers(term, ("mentions", "see-also", "redirect"))),
-        rulings=st.rulings_about(term),
-        aliases=st.aliases(term),
+        referenced_by=term_links(game, sheet.referrers),
+        rulings=st.rulings_about(term) if sheet.ruling_ids else [],
+        aliases=aliases_among(term, sheet.names),
         subdefs=subdefs,
         notes=notes,
         also=[
