@@ -209,10 +209,10 @@ def assert_sheets_read_as_the_single_reads(store):
             statements: list[str] = []
             store.conn.set_trace_callback(statements.append)
             try:
-                sheet = store.term_sheet(term, kinds)
+                sheet = store.term_sheet(game, term.slug, kinds)
             finally:
                 store.conn.set_trace_callback(None)
-            assert len(statements) == 1
+            assert len(statements) == 1 and sheet.term == term
             revisions = store.revisions(term)
             assert sheet.revisions == revisions and sheet.names == store.names(term)
             assert sheet.referrers == store.referrers(term, kinds)
@@ -231,6 +231,10 @@ def assert_sheets_read_as_the_single_reads(store):
 def test_a_term_sheet_reads_in_one_statement_what_the_single_reads_give(store):
     seen = assert_sheets_read_as_the_single_reads(store)
     assert all(count > 5 for count in seen.values()), seen  # every part ordered, somewhere, from several rows
+    game = store.game("marvel-champions")
+    alias = store.q("SELECT slug FROM slug_aliases WHERE game_id = ?", game.id)[0][0]
+    assert store.term_sheet(game, alias, ()) is None and store.term_by_slug(game, alias)[0] is not None
+    assert store.term_sheet(game, "no-such-term", ()) is None
 
 
 @pytest.mark.needs_shared

@@ -95,12 +95,15 @@ _REVISION = f"SELECT {_REVISION_COLUMNS} FROM revisions r JOIN versions v ON v.i
 _BLOCK_COLUMNS = "b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased"
 _BLOCK = f"SELECT {_BLOCK_COLUMNS} FROM blocks b "
 _SUBDEF_COLUMNS = "s.id, s.name, s.anchor, s.text"
+_TERM_COLUMNS = "t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage, t.number"
+_TERMS_FROM = "FROM terms t JOIN documents d ON d.id = t.document_id"
 
 
 @dataclass(frozen=True)
 class TermSheet:
-    """What a term's page reads about the term, read in one statement (``Store.term_sheet``)."""
+    """A term and what its page reads about it, read in one statement (``Store.term_sheet``)."""
 
+    term: TermRow
     revisions: list[RevisionRow]  # in version order
     names: list[tuple[str, str]]  # (name, how), as ``Store.names``
     blocks: dict[int, list[BlockRow]]  # revision id -> its blocks, in order
@@ -146,14 +149,15 @@ def _subdef(row) -> dict:
     return dict(id=row[0], name=row[1], anchor=row[2], text=row[3])
 
 
-def _referrers_from(term: TermRow, kinds: tuple[str, ...]) -> tuple[str, dict]:
-    """The FROM and WHERE of the other terms with an edge of one of ``kinds`` to ``term``, and their parameters."""
+def _referrers_from(term: str, kinds: tuple[str, ...]) -> tuple[str, dict]:
+    """The FROM and WHERE of the other terms (``e``) with an edge of one of ``kinds`` to the term whose
+    id is the SQL ``term``, and the kinds' parameters."""
     marks = ", ".join(f":kind{i}" for i in range(len(kinds)))
     rest = (
-        "FROM terms WHERE id IN "
-        f"(SELECT src_id FROM edges WHERE dst_id = :term AND kind IN ({marks}) AND src_id != :term)"
+        "FROM terms e WHERE e.id IN "
+        f"(SELECT src_id FROM edges WHERE dst_id = {term} AND kind IN ({marks}) AND src_id != {term})"
     )
-    return rest, {"term": term.id, **{f"kind{i}": kind for i, kind in enumerate(kinds)}}
+    return rest, {f"kind{i}": kind for i, kind in enumerate(kinds)}
 
 
 class Store:
@@ -232,10 +236,7 @@ class Store:
     def _term(self, row) -> TermRow:
         return TermRow(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8])
 
-    _TERM = (
-        "SELECT t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage, t.number FROM terms t "
-        "JOIN documents d ON d.id = t.document_id "
-    )
+    _TERM = f"SELECT {_TERM_COLUMNS} {_TERMS_FROM} "
 
     def terms(self, game: Game, kinds: tuple[str, ...] = ("entry", "keyword", "section")) -> list[TermRow]:
         marks = ",".join("?" * len(kinds))
@@ -482,36 +483,43 @@ class Store:
     def referrers(self, term: TermRow, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
         """(slug, name) of the other terms with an edge of one of these kinds to ``term`` ("referenced by"),
         by name: only what a list of links shows, so no row is made a ``TermRow`` (tens on a common term)."""
-        rest, params = _referrers_from(term, kinds)
-        return self.conn.execute(f"SELECT slug, name {rest} ORDER BY name, id", params).fetchall()
+        rest, params = _referrers_from(":term", kinds)
+        sql = f"SELECT e.slug, e.name {rest} ORDER BY e.name, e.id"
+        return self.conn.execute(sql, {"term": term.id, **params}).fetchall()
 
-    def term_sheet(self, term: TermRow, referrer_kinds: tuple[str, ...]) -> TermSheet:
-        """Everything a term's page reads about the term (its revisions, names, every revision's blocks
-        and sub-definitions, its referrers, its rulings), in one statement of one row.
+    def term_sheet(self, game: Game, slug: str, referrer_kinds: tuple[str, ...]) -> TermSheet | None:
+        """The term of this slug (not an alias slug: ``term_by_slug``) and everything its page reads about
+        it (its revisions, names, every revision's blocks and sub-definitions, its referrers, its
+        rulings), in one statement of one row; None when no term has the slug.
 
         Each step of a statement lets go of Python's interpreter lock. With server threads waiting for
-        it, every letting go is a hand-over, and the seven statements of a page (twenty rows) cost more
-        than the page's own work (``bench/http_load.py --compare``). Rows come packed as JSON and are
-        sorted here, as the single-purpose reads above order them.
+        it, every letting go is a hand-over, and the eight statements a page made (twenty rows) cost
+        more than the page's own work (``bench/http_load.py --compare``). Rows come packed as JSON and
+        are sorted here, as the single-purpose reads above order them.
         """
-        rest, params = _referrers_from(term, referrer_kinds)
-        by_term = "WHERE r.term_id = :term"
+        rest, params = _referrers_from("t.id", referrer_kinds)
+        by_term = "WHERE r.term_id = t.id"
         row = self.conn.execute(
-            "SELECT "
-            + ", ".join(
+            ", ".join(
                 [
+                    f"SELECT {_TERM_COLUMNS}",
                     _packed(_REVISION_COLUMNS, f"FROM revisions r JOIN versions v ON v.id = r.version_id {by_term}"),
-                    _packed("name, how, rank, rowid", "FROM term_names WHERE term_id = :term"),
+                    _packed("name, how, rank, rowid", "FROM term_names n WHERE n.term_id = t.id"),
                     _packed(_BLOCK_COLUMNS, f"FROM blocks b JOIN revisions r ON r.id = b.revision_id {by_term}"),
-                    _packed(f"s.revision_id, {_SUBDEF_COLUMNS}", "FROM subdefs s WHERE s.term_id = :term"),
-                    _packed("slug, name, id", rest),
-                    _packed("ruling_id", "FROM ruling_terms WHERE term_id = :term"),
+                    _packed(f"s.revision_id, {_SUBDEF_COLUMNS}", "FROM subdefs s WHERE s.term_id = t.id"),
+                    _packed("e.slug, e.name, e.id", rest),
+                    _packed("ruling_id", "FROM ruling_terms rt WHERE rt.term_id = t.id"),
                 ]
-            ),
-            params,
+            )
+            + f" {_TERMS_FROM} WHERE t.game_id = :game AND t.slug = :slug",
+            {"game": game.id, "slug": slug, **params},
         ).fetchone()
-        revisions, names, blocks, subdefs, referrers, rulings = (json.loads(packed) for packed in row)
+        if row is None:
+            return None
+        term = self._term(row)
+        revisions, names, blocks, subdefs, referrers, rulings = (json.loads(packed) for packed in row[-6:])
         sheet = TermSheet(
+            term=term,
             revisions=[_revision(r) for r in sorted(revisions, key=lambda r: r[4])],
             names=[(name, how) for name, how, *_ in sorted(names, key=lambda n: (n[2], n[3]))],
             blocks={r[0]: [] for r in revisions},

@@ -18,6 +18,7 @@ from .lookup import (
     span_or_404,
     term_name_arg,
     term_or_404,
+    term_sheet_or_404,
     version_or_404,
 )
 from .openapi import spec
@@ -108,20 +109,20 @@ def _term_json(page: views.TermPage) -> dict:
 
 @bp.route("/<game>/terms/<slug>")
 def term(slug: str):
-    term_row = term_or_404(game(), slug)
-    page = views.term_page(game(), term_row, None)
+    sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY)
+    page = views.term_page(game(), sheet, None)
     if page is None:
-        raise NotFound(f"{term_row.name} is not defined in the current version.")
+        raise NotFound(f"{sheet.term.name} is not defined in the current version.")
     return jsonify(_term_json(page))
 
 
 @bp.route("/<game>/v/<version>/terms/<slug>")
 def term_pinned(version: str, slug: str):
     target = version_or_404(game(), version)
-    term_row = term_or_404(game(), slug)
-    page = views.term_page(game(), term_row, target)
+    sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY)
+    page = views.term_page(game(), sheet, target)
     if page is None:
-        raise answers.not_defined(term_row, target, store().revisions(term_row))
+        raise answers.not_defined(sheet.term, target, sheet.revisions)
     return jsonify(_term_json(page))
 
 

@@ -15,7 +15,7 @@ from flask import abort, redirect, request, url_for
 from ..errors import BadRequest, NotFound
 from ..graph import answers
 from ..graph.linkify import FORMATS
-from ..graph.store import Game, TermRow, VersionRow
+from ..graph.store import Game, TermRow, TermSheet, VersionRow
 from ..index.search import KINDS
 from .context import store
 
@@ -61,6 +61,18 @@ def term_or_404(game: Game, slug: str, endpoint: str | None = None, **values) ->
         raise NotFound(f"No term {slug!r} in {game.name}{hint}.")
     redirect_if(endpoint, not exact, slug=term.slug, **values)
     return term
+
+
+def term_sheet_or_404(
+    game: Game, slug: str, referrer_kinds: tuple[str, ...], endpoint: str | None = None, **values
+) -> TermSheet:
+    """``term_or_404``, with what the term's page reads about it, in the same statement when the slug is the
+    term's own (``Store.term_sheet``)."""
+    sheet = store().term_sheet(game, slug, referrer_kinds) if SLUG.fullmatch(slug or "") else None
+    if sheet is None:  # an alias slug, a typo or nothing: redirected, or a 404, as ``term_or_404`` answers
+        term = term_or_404(game, slug, endpoint, **values)
+        sheet = store().term_sheet(game, term.slug, referrer_kinds)
+    return sheet
 
 
 def ruling_or_404(game: Game, slug: str) -> dict:

@@ -24,6 +24,7 @@ from .lookup import (
     span_or_404,
     term_name_arg,
     term_or_404,
+    term_sheet_or_404,
     version_or_404,
 )
 from .previews import previews
@@ -77,12 +78,12 @@ def _mark(snippet: str) -> str:
 # -- terms ---------------------------------------------------------------------------
 @bp.route("/<game>/terms/<slug>")
 def term(slug: str):
-    term_row = term_or_404(game(), slug, "site.term")
-    if term_row.number:  # a numbered rule lives at its number
-        return redirect(url_for("site.rule", number=term_row.number), code=301)
-    page = views.term_page(game(), term_row, None)
+    sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY, "site.term")
+    if sheet.term.number:  # a numbered rule lives at its number
+        return redirect(url_for("site.rule", number=sheet.term.number), code=301)
+    page = views.term_page(game(), sheet, None)
     if page is None:
-        return _not_defined(term_row, store().versions(game())[-1])
+        return _not_defined(sheet.term, store().versions(game())[-1])
     return _term_page(page)
 
 
@@ -91,12 +92,12 @@ def term_pinned(version: str, slug: str):
     target = version_or_404(game(), version)
     if version != target.label:  # a version asked as "v1.1", "1.1.0", or a date
         return redirect(url_for("site.term_pinned", version=target.label, slug=slug), code=301)
-    term_row = term_or_404(game(), slug, "site.term_pinned", version=target.label)
-    if term_row.number:
-        return redirect(url_for("site.rule_pinned", version=target.label, number=term_row.number), code=301)
-    page = views.term_page(game(), term_row, target)
+    sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY, "site.term_pinned", version=target.label)
+    if sheet.term.number:
+        return redirect(url_for("site.rule_pinned", version=target.label, number=sheet.term.number), code=301)
+    page = views.term_page(game(), sheet, target)
     if page is None:
-        return _not_defined(term_row, target)
+        return _not_defined(sheet.term, target)
     return _term_page(page)
 
 

@@ -12,7 +12,7 @@ from ..casing import sentence_case
 from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target, name_keys
-from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow, aliases_among
+from ..graph.store import BlockRow, Game, RevisionRow, TermRow, TermSheet, VersionRow, aliases_among
 from ..markup import plain_text
 from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, excerpt, render_blocks, render_rules
@@ -161,12 +161,14 @@ def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermR
 REFERENCED_BY = ("mentions", "see-also", "redirect")  # the edges a term page lists as "Referenced by"
 
 
-def term_page(game: Game, term: TermRow, version: VersionRow | None) -> TermPage | None:
+def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermPage | None:
+    """A term's page (its text in force at ``version``, the latest when None) from its sheet
+    (``lookup.term_sheet_or_404`` with ``REFERENCED_BY``); None when it is not in force then."""
     st = store()
     versions = st.versions(game)
     latest = versions[-1]
     target = version or latest
-    sheet = st.term_sheet(term, REFERENCED_BY)
+    term = sheet.term
     revisions = sheet.revisions
     revision, after = answers.in_force(revisions, target.ordinal)
     if revision is None or revision.removed:
