@@ -63,11 +63,48 @@ def test_postings_spilled_to_runs_on_disk_answer_as_kept_in_memory(store, tmp_pa
     assert all_postings(built[1]) == all_postings(built[writer.LEAST_MB])
 
 
-def all_postings(build) -> dict:
-    reader = whoosh_index.open_dir(str(build / "index"), indexname=writer.MAIN).reader()
-    return {
-        (field, text): list(reader.postings(field, text).items_as("frequency")) for field, text in reader.all_terms()
-    }
+def all_postings(build, indexname: str = writer.MAIN) -> dict:
+    """(field, term) -> every posting's (document, weight, value), as read back."""
+    reader = whoosh_index.open_dir(str(build / "index"), indexname=indexname).reader()
+    return {(field, text): postings_of(reader.postings(field, text)) for field, text in reader.all_terms()}
+
+
+def postings_of(matcher) -> list[tuple]:
+    found = []
+    while matcher.is_active():
+        found.append((matcher.id(), matcher.weight(), matcher.value()))
+        matcher.next()
+    return found
+
+
+def test_segments_merged_through_the_pool_hold_what_one_writer_writes(store, tmp_path):
+    """Merging segments (an incremental build's ``optimize``) reads each posting back into the pool: the
+    result, a game's documents deleted first or not, is the index one writer makes of the same games."""
+    games = [g.slug for g in sorted(store.games(), key=lambda g: g.id)]
+    names = (writer.MAIN, writer.HISTORY)
+
+    def written(name: str, runs: list[list[str]], dropped: str | None = None):
+        build = tmp_path / name
+        (build / "index").mkdir(parents=True)
+        fields = writer.schema(writer.keep_words(store))
+        indexes = [whoosh_index.create_in(str(build / "index"), fields, indexname=n) for n in names]
+        for run in runs:  # a segment per run, left unmerged
+            writers = [writer.segment_writer(ix) for ix in indexes]
+            writer._add(*writers, store, run)
+            for each in writers:
+                each.commit(merge=False)
+        for ix in indexes:  # then one writer deletes a game's documents and merges every segment
+            merging = writer.segment_writer(ix)
+            if dropped:
+                merging.delete_by_term("game", dropped)
+            merging.commit(optimize=True)
+        readers = [whoosh_index.open_dir(str(build / "index"), indexname=n).reader() for n in names]
+        assert all(len(reader.leaf_readers()) == 1 for reader in readers)
+        stored = [list(reader.all_stored_fields()) for reader in readers]
+        return [all_postings(build, n) for n in names], stored
+
+    assert written("merged", [[slug] for slug in games]) == written("one", [games])
+    assert written("merged-less", [[slug] for slug in games], dropped=games[0]) == written("one-less", [games[1:]])
 
 
 def test_statements_run_for_each_entry_read_through_an_index(store, monkeypatch):
