@@ -38,3 +38,12 @@ def _plain(markdown: str) -> str:
     text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)  # [label](url) -> label
     text = re.sub(r"\\([.\-*_#])", r"\1", text)
     return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def excerpt(text: str, limit: int = 220) -> str:
+    """A plain-text summary for meta descriptions and OpenGraph: the text's first ``limit`` characters,
+    cut at a word."""
+    flat = re.sub(r"\s+", " ", plain_text(text)).strip()
+    if len(flat) <= limit:
+        return flat
+    return flat[:limit].rsplit(" ", 1)[0] + "\u2026"

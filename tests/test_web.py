@@ -321,6 +321,25 @@ def test_the_meta_description_is_the_opening_of_the_text(client):
         assert not text.strip() or " ".join(text.split())[:40] in description
 
 
+def test_a_pinned_page_describes_the_text_of_its_version(client, store):
+    from html import unescape
+
+    from rulings.markup import excerpt
+
+    game = store.game("marvel-champions")
+    described = 0
+    for term in store.terms(game, ("entry", "keyword")):
+        revisions = [r for r in store.revisions(term) if r.text.strip()]
+        if len({excerpt(r.text) for r in revisions}) < 2:
+            continue
+        for revision in revisions:
+            html = client.get(f"/marvel-champions/v/{revision.version}/terms/{term.slug}").get_data(as_text=True)
+            description = re.search(r'<meta name="description" content="([^"]*)">', html).group(1)
+            assert unescape(description).endswith(excerpt(revision.text)), (term.slug, revision.version)
+            described += 1
+    assert described > 10
+
+
 def test_a_see_entry_shows_the_definition_it_points_at_rendered_once_per_build_and_version(cold_app):
     from flask import g
 

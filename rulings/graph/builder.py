@@ -11,6 +11,7 @@ from ..casing import sentence_case
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument, Ruling, blocks_markdown
 from ..ingest.source import Source
+from ..markup import excerpt
 from ..text import comparable, fold, is_all_caps, name_key, slugify, split_qualifier
 from . import inline
 from .citations import rule_references
@@ -263,14 +264,15 @@ def write_revisions(writer: Writer, terms: list[Term]) -> None:
         supersedes_id = None
         for revision in term.revisions:
             writer.cur.execute(
-                "INSERT INTO revisions (term_id, version_id, ordinal, name, text, change, complete, inferred, "
-                "source, see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO revisions (term_id, version_id, ordinal, name, text, summary, change, complete, inferred, "
+                "source, see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     tid,
                     writer.versions[revision.version],
                     writer.ordinals[revision.version],
                     revision.name,
-                    blocks_markdown(revision.blocks),
+                    text := blocks_markdown(revision.blocks),
+                    excerpt(text),
                     revision.change,
                     int(revision.complete),
                     int(revision.inferred),

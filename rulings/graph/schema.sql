@@ -95,6 +95,7 @@ CREATE TABLE revisions (
     ordinal INTEGER NOT NULL,                -- the version's ordinal, for range queries
     name TEXT NOT NULL,                      -- display name as of this version
     text TEXT NOT NULL,                      -- markdown (the blocks joined)
+    summary TEXT NOT NULL,                   -- its opening in plain words, for a page's meta description
     change TEXT NOT NULL,                    -- introduced | amended | replaced | patched | reworked | removed
     complete INTEGER NOT NULL,               -- 0: the exact text of this version cannot be vouched for
     inferred INTEGER NOT NULL DEFAULT 0,     -- 1: no document dates the change; it happened at the latest here

@@ -66,6 +66,7 @@ class RevisionRow:
     redirect: list[str]
     notes: list[str]
     inferred: bool = False  # no document dates the change: it happened at the latest in this version
+    summary: str = ""  # the text's opening in plain words (``markup.excerpt``), made by the build
 
     @property
     def removed(self) -> bool:
@@ -89,7 +90,7 @@ class BlockRow:
 
 _REVISION_COLUMNS = (
     "r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
-    "r.source, r.see_also, r.redirect, r.notes, r.inferred"
+    "r.source, r.see_also, r.redirect, r.notes, r.inferred, r.summary"
 )
 _REVISION = f"SELECT {_REVISION_COLUMNS} FROM revisions r JOIN versions v ON v.id = r.version_id "
 _BLOCK_COLUMNS = "b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased"
@@ -133,6 +134,7 @@ def _revision(row) -> RevisionRow:
         json.loads(row[11]),
         json.loads(row[12]),
         bool(row[13]),
+        row[14],
     )
 
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 
 from ..casing import sentence_case
 from ..graph.store import DECK_KINDS, Game, TermRow, VersionRow
-from ..markup import plain_text
+from ..markup import excerpt, plain_text
 from ..text import base_key, name_key
 from .context import store
-from .render import excerpt
 from .views import display_names
 
 

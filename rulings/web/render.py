@@ -161,13 +161,3 @@ def _links(text: str, names: list, rules: list, links: Links, seen: set[str]) ->
             if url:
                 found.append((start, end, url, None))
     return sorted(found)
-
-
-def excerpt(text: str, limit: int = 220) -> str:
-    """A plain-text summary for meta descriptions and OpenGraph."""
-    from ..markup import plain_text
-
-    flat = re.sub(r"\s+", " ", plain_text(text)).strip()
-    if len(flat) <= limit:
-        return flat
-    return flat[:limit].rsplit(" ", 1)[0] + "\u2026"

@@ -13,9 +13,9 @@ from ..graph import answers
 from ..graph.linkify import linkify
 from ..graph.mentions import Target, name_keys
 from ..graph.store import BlockRow, Game, RevisionRow, TermRow, TermSheet, VersionRow, aliases_among
-from ..markup import plain_text
+from ..markup import excerpt, plain_text
 from .context import absolute, base_url, game, loaded, site_urls, store
-from .render import Links, excerpt, render_blocks, render_rules
+from .render import Links, render_blocks, render_rules
 
 
 def term_href(game: Game, version: str | None = None):
@@ -141,7 +141,7 @@ class TermPage:
     def description(self) -> str:
         """The page's meta description (asked twice by the page, never by the API)."""
         if self.revision.text.strip():
-            return excerpt(self.revision.text)
+            return self.revision.summary
         if self.definition:
             return excerpt(f"{self.definition['name']}: " + re.sub(r"<[^>]+>", " ", self.definition["html"]))
         return f"{self.revision.name} in {self.game.name}"
