@@ -13,6 +13,7 @@ from rulings.index.schema import (
     LightStemFilter,
     NormalFilter,
     Recurring,
+    Spelling,
     Words,
     analyzer,
     schema,
@@ -51,6 +52,17 @@ def test_a_text_field_indexes_the_terms_counts_and_weights_its_analyzer_gives(te
         assert isinstance(field, Words)
         assert field.index(text) == list(fields.TEXT.index(field, text)), name
         assert field.index(text + " defend") == list(fields.TEXT.index(field, text + " defend")), name
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aAeiI sS'’tn-/dX2é\nİK"), max_size=40) | st.sampled_from(CORPUS_LINES))
+def test_the_spelling_field_indexes_the_words_whoosh_analysis_gives(text):
+    """``Spelling``: each word once, lower-cased, as Whoosh's field of the spelling analyzer posts them (a
+    word in two cases once; letters that lower-case into ASCII, as "İ" and the Kelvin sign, no word)."""
+    field = schema(KEEP)["spell"]
+    assert isinstance(field, Spelling)
+    for value in (text, text + " Defend defend"):
+        assert sorted(field.index(value)) == sorted(fields.FieldType.index(field, value))
 
 
 def test_recurring_fields_index_each_value_as_whoosh_does_and_pickle_without_what_they_remember():

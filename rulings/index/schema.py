@@ -221,9 +221,29 @@ def analyzer(keep: frozenset[str] = frozenset()):
     return RegexTokenizer(TOKENS) | IndexFormFilter(QUESTION_WORDS - keep)
 
 
+SPELLING_WORD = r"[a-zA-Z][a-zA-Z']+"
+
+
 def spelling_analyzer():
     """Unstemmed words, for "did you mean" corrections people can read."""
-    return RegexTokenizer(r"[a-zA-Z][a-zA-Z']+") | LowercaseFilter()
+    return RegexTokenizer(SPELLING_WORD) | LowercaseFilter()
+
+
+class Spelling(fields.FieldType):
+    """The words of ``spelling_analyzer``, each posted once per document (its document counts are what is
+    read), found with one ``findall`` rather than Whoosh's chain of a token object per word."""
+
+    WORDS = re.compile(SPELLING_WORD)
+
+    def __init__(self):
+        super().__init__(formats.Existence(), spelling_analyzer())
+
+    def index(self, value, **kwargs):
+        if kwargs or not isinstance(value, str):
+            return super().index(value, **kwargs)
+        boost = self.format.field_boost
+        words = {word.lower() for word in self.WORDS.findall(value)}
+        return [(word.encode(), 1, boost, b"") for word in words]
 
 
 def index_forms(text: str, stop: frozenset[str]) -> list[str]:
@@ -310,7 +330,7 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         context=Words(keep, field_boost=1.5),
         body=Words(keep, stored=True),
         # Only its words and their document counts are read ("did you mean"): no weights, no lengths.
-        spell=fields.FieldType(formats.Existence(), spelling_analyzer()),
+        spell=Spelling(),
         # Adjacent word pairs ("first_damag"): phrase proximity as a cheap term lookup.
         pairs=Words(keep, pairs=True),
         label=fields.STORED,  # the title shown
