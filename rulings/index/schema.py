@@ -246,14 +246,25 @@ class Spelling(fields.FieldType):
         return [(word.encode(), 1, boost, b"") for word in words]
 
 
-def index_forms(text: str, stop: frozenset[str]) -> list[str]:
-    """The indexed forms of a text's words, question words dropped: ``analyzer(keep)``'s tokens, without them."""
+def index_forms(text: str, stop: frozenset[str], known: dict[str, tuple[str, bool]]) -> list[str]:
+    """The indexed forms of a text's words, question words dropped: ``analyzer(keep)``'s tokens, without them.
+
+    ``known`` holds ``index_form``'s answers for the caller's stop words: a look-up by the word alone,
+    where ``index_form``'s cache makes a key of the word and the stop words (half the time, per word).
+    """
     forms = []
     for word in WORD.findall(text):
-        form, dropped = index_form(word, stop)
-        if not dropped:
-            forms.append(form)
+        found = known.get(word)
+        if found is None:
+            if len(known) >= FORMS_KEPT:
+                known.clear()
+            found = known[word] = index_form(word, stop)
+        if not found[1]:
+            forms.append(found[0])
     return forms
+
+
+FORMS_KEPT = 100_000  # distinct words a field remembers the indexed forms of
 
 
 class Words(fields.TEXT):
@@ -275,11 +286,16 @@ class Words(fields.TEXT):
     def index(self, value, **kwargs):
         if kwargs or not isinstance(value, str):
             return super().index(value, **kwargs)
-        words = index_forms(value, self.dropped)
+        words = index_forms(value, self.dropped, self.__dict__.setdefault("_forms", {}))
         if self.pairs:  # a text of one word is its own "pair", as ShingleFilter has it
             words = [f"{first}_{second}" for first, second in itertools.pairwise(words)] or words
         boost = self.format.field_boost
         return [(word.encode(), count, count * boost, pack_uint(count)) for word, count in Counter(words).items()]
+
+    def __getstate__(self):  # the schema is pickled into the index: without the words one writer met
+        state = self.__dict__.copy()
+        state.pop("_forms", None)
+        return state
 
 
 RECURRING_KEPT = 4096  # distinct values a field remembers the terms of
