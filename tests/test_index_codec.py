@@ -6,8 +6,10 @@ import struct
 from bisect import bisect_left
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from whoosh import fields
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec, W3TermInfo
 from whoosh.filedb.filestore import RamStorage
@@ -197,8 +199,9 @@ def test_stored_fields_read_as_whoosh_wrote_them_in_less_room(store, tmp_path):
 
 
 def test_postings_kept_per_term_write_what_whoosh_pool_wrote_spilled_to_disk_or_not(store, tmp_path):
-    """``postings.TermPool``: the same term dictionary (inlined lists included), postings and stored fields as
-    Whoosh's pool of sorted postings gives, whether the terms stayed in memory or were spilled to runs on disk."""
+    """``postings.TermPool`` and ``writer.TermSegmentWriter.add_document``: the same term dictionary (inlined lists
+    included), postings, field lengths and stored fields as Whoosh's ``add_document`` and pool of sorted postings
+    give, whether the terms stayed in memory or were spilled to runs on disk."""
     games = [g.slug for g in store.games()][:2]
     whoosh_pool = written(store, games, tmp_path / "whoosh", codec.Codec())
     spill = postings.TermPool._spill
@@ -225,3 +228,22 @@ def test_postings_kept_per_term_write_what_whoosh_pool_wrote_spilled_to_disk_or_
         assert [reader.stored_fields(n) for n in range(reader.doc_count_all())] == [
             whoosh_pool.stored_fields(n) for n in range(whoosh_pool.doc_count_all())
         ]
+        scored = [name for name, field in reader.schema.items() if field.scorable]
+        assert len(scored) > 3 and [
+            [reader.doc_field_length(n, name) for name in scored] for n in range(reader.doc_count_all())
+        ] == [[whoosh_pool.doc_field_length(n, name) for name in scored] for n in range(whoosh_pool.doc_count_all())]
+
+
+def test_the_writer_refuses_what_its_add_document_does_not_write(tmp_path):
+    """Boosts given with a document, and fields with term vectors or separate spelling words, which Whoosh's
+    ``add_document`` writes and ``TermSegmentWriter``'s does not: an error, never an index without them."""
+    ix = whoosh_index.create_in(str(tmp_path), fields.Schema(body=fields.TEXT(stored=True)))
+    segment_writer = writer.segment_writer(ix)
+    with pytest.raises(TypeError, match="boost"):
+        segment_writer.add_document(body="defend", _body_boost=2.0)
+    segment_writer.add_document(body="defend")
+    segment_writer.commit()
+    (tmp_path / "vectors").mkdir()
+    ix = whoosh_index.create_in(str(tmp_path / "vectors"), fields.Schema(body=fields.TEXT(vector=True)))
+    with pytest.raises(ValueError, match="term vectors"):
+        writer.segment_writer(ix)

@@ -12,6 +12,7 @@ memory they are spilled to disk as a run sorted by term, and the runs are merged
 from __future__ import annotations
 
 import heapq
+import itertools
 import pickle
 from array import array
 from operator import itemgetter
@@ -24,7 +25,7 @@ BATCH = 2_000  # terms per pickle in a run on disk
 
 
 class TermPool:
-    """What ``SegmentWriter`` asks of a pool (``add`` a posting, ``cleanup``), and ``write_terms``.
+    """What ``SegmentWriter`` asks of a pool (``add`` a posting, ``cleanup``), ``add_field`` and ``write_terms``.
 
     A term's postings must come in increasing document order, as ``add_document`` gives them. Whoosh's
     fields with separate spelling words post those to document 0 again and again: no field here has them.
@@ -34,34 +35,56 @@ class TermPool:
         self.tempstore = tempstore
         self.limit = limitmb * 1024 * 1024
         self.size = 0
-        self.terms: dict[tuple[str, bytes], tuple[array, array, list]] = {}
+        self.fields: dict[str, dict[bytes, tuple[array, array, list]]] = {}  # field -> term -> postings
         self.values: dict[bytes, bytes] = {}  # one object per distinct value (most are a count of 1, 2, 3...)
         self.runs: list[str] = []
 
     def add(self, item: tuple[str, bytes, int, float, bytes | None]) -> None:
+        """One posting (Whoosh's pool interface: segments merged into a new one post this way)."""
         fieldname, text, docnum, weight, value = item
-        postings = self.terms.get((fieldname, text))
-        if postings is None:
-            postings = self.terms[fieldname, text] = (array("I"), array("d"), [])
-            self.size += TERM_BYTES + len(text)
-        ids, weights, values = postings
-        ids.append(docnum)
-        weights.append(weight)
-        if value:  # a format without values (W3 keeps only non-empty ones)
-            values.append(self.values.setdefault(value, value))
-        self.size += POSTING_BYTES
+        self.add_field(fieldname, docnum, [(text, 0, weight, value)])
+
+    def add_field(self, fieldname: str, docnum: int, items) -> int:
+        """The postings of one field of one document, ``field.index``'s (term, frequency, weight, value)
+        items; returns the field's length (its frequencies summed). One call a field, not one a posting:
+        the postings of a large index number in the tens of millions."""
+        terms = self.fields.get(fieldname)
+        if terms is None:
+            terms = self.fields[fieldname] = {}
+        values = self.values
+        length = count = 0
+        for text, frequency, weight, value in items:
+            postings = terms.get(text)
+            if postings is None:
+                postings = terms[text] = (array("I"), array("d"), [])
+                self.size += TERM_BYTES + len(text)
+            postings[0].append(docnum)
+            postings[1].append(weight)
+            if value:  # a format without values (W3 keeps only non-empty ones)
+                postings[2].append(values.setdefault(value, value))
+            length += frequency
+            count += 1
+        self.size += count * POSTING_BYTES
         if self.size > self.limit:
             self._spill()
+        return length
+
+    def _held(self):
+        """((field, term), postings) of the terms held, in order."""
+        for fieldname in sorted(self.fields):
+            terms = self.fields[fieldname]
+            for text in sorted(terms):
+                yield (fieldname, text), terms[text]
 
     def _spill(self) -> None:
         """Write the terms held so far to disk, sorted, as one run; start again empty."""
         name = f"{random_name()}.run"
         with self.tempstore.create_file(name).raw_file() as run:
-            ordered = sorted(self.terms.items(), key=itemgetter(0))
-            for start in range(0, len(ordered), BATCH):
-                pickle.dump(ordered[start : start + BATCH], run, pickle.HIGHEST_PROTOCOL)
+            held = self._held()
+            while batch := list(itertools.islice(held, BATCH)):
+                pickle.dump(batch, run, pickle.HIGHEST_PROTOCOL)
         self.runs.append(name)
-        self.terms, self.values, self.size = {}, {}, 0
+        self.fields, self.values, self.size = {}, {}, 0
 
     def _read_run(self, name: str):
         with self.tempstore.open_file(name).raw_file() as run:
@@ -73,11 +96,10 @@ class TermPool:
 
     def terms_in_order(self):
         """(field, term) and its postings (document numbers, weights, values), in term order."""
-        held = sorted(self.terms.items(), key=itemgetter(0))
         if not self.runs:
-            yield from held
+            yield from self._held()
             return
-        merged = heapq.merge(*(self._read_run(name) for name in self.runs), held, key=itemgetter(0))
+        merged = heapq.merge(*(self._read_run(name) for name in self.runs), self._held(), key=itemgetter(0))
         key, postings = next(merged, (None, None))
         for following, more in merged:
             if following == key:  # the same term in a later run: later documents

@@ -31,6 +31,41 @@ LEAST_MB, MOST_MB = 256, 1024  # memory for one writer's postings before it spil
 class TermSegmentWriter(SegmentWriter):
     """Whoosh's segment writer, its postings kept per term (``postings.TermPool``) and written a term at a time."""
 
+    def __init__(self, ix, **kwargs):
+        super().__init__(ix, **kwargs)
+        unsupported = [name for name, field in self.schema.items() if field.separate_spelling() or field.vector]
+        if unsupported:
+            raise ValueError(f"fields with separate spelling words or term vectors are not written here: {unsupported}")
+
+    def add_document(self, **fields):
+        """Whoosh's ``add_document`` for the fields of this schema, which have no separate spelling words,
+        no term vectors and no boosts given with a document: each field's postings go to the pool in
+        one call (``TermPool.add_field``), where Whoosh makes a call and a tuple of each."""
+        self._check_state()
+        if any(name.endswith("_boost") for name in fields if name.startswith("_")):
+            raise TypeError("no boost is given with a document here: the schema's field boosts weigh the fields")
+        names = sorted(name for name in fields if not name.startswith("_"))
+        self._check_fields(self.schema, names)
+        docnum, perdoc = self.docnum, self.perdocwriter
+        perdoc.start_doc(docnum)
+        try:
+            for name in names:
+                value = fields[name]
+                if value is None:
+                    continue
+                field = self.schema[name]
+                length = self.pool.add_field(name, docnum, field.index(value)) if field.indexed else 0
+                shown = fields.get(f"_stored_{name}", value)
+                perdoc.add_field(name, field, shown if field.stored else None, length if field.scorable else 0)
+                if field.column_type and shown is not None:
+                    perdoc.add_column_value(name, field.column_type, field.to_column_value(shown))
+        except Exception:
+            perdoc.cancel_doc()
+            raise
+        perdoc.finish_doc()
+        self._added = True
+        self.docnum += 1
+
     def _flush_segment(self):
         self.perdocwriter.close()
         self.pool.write_terms(self.fieldwriter, self.schema)  # the codec keeps no length statistics to read
