@@ -17,6 +17,7 @@ as before.
 from __future__ import annotations
 
 import struct
+from array import array
 
 from whoosh.codec.whoosh3 import (
     STORED_COLUMN,
@@ -31,6 +32,7 @@ from whoosh.codec.whoosh3 import (
 )
 from whoosh.columns import PickleColumn
 from whoosh.reading import TermNotFound
+from whoosh.system import pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .stored import DictionaryColumn
@@ -44,6 +46,7 @@ NO_EXTENT = struct.pack("!qi", 0, 0)  # a block pointer to nothing, for W3 to re
 # the rest of the header follows (20 of its 23 bytes, on nine terms in ten).
 COMPACT, SHORT = 2, 3
 HEAD = 3  # bytes before a SHORT entry's postings
+SHORT_NO_LENGTHS = bytes((SHORT, 0, length_to_byte(0)))  # the head of a SHORT entry written without field lengths
 FLOAT32 = struct.Struct("!f")
 STORED_COLUMNS = {1: STORED_COLUMN, 2: PickleColumn(DictionaryColumn())}  # by ``Codec.stored_format``
 
@@ -119,10 +122,19 @@ class StoredFieldsReader(W3PerDocReader):
 
 
 class TermFieldWriter(W3FieldWriter):
-    """W3's field writer, which also takes a term's postings at once (``postings.TermPool``)."""
+    """W3's field writer, which also takes a term with all its postings at once (``postings.TermPool``)."""
 
-    def add_term_postings(self, ids, weights, values) -> None:
+    def add_term(self, btext: bytes, ids: array, weights: array, values: list) -> None:
+        """A term and its postings. A list to be inlined (nine terms in ten) goes straight into the term's
+        entry: what W3's postings writer and term info make of it (weights as float32, no field lengths:
+        ``length_stats``), without their bookkeeping of blocks and statistics, which the entry does not keep."""
+        if len(ids) < INLINE_BELOW:
+            inlined = encode_postings(ids, array("f", weights), values)
+            self._tindex.add(pack_ushort(self._fieldid) + btext, SHORT_NO_LENGTHS + inlined)
+            return
+        self.start_term(btext)
         self._postwriter.add_postings(ids, weights, values)
+        self.finish_term()
 
 
 class InliningPostingsWriter(W3PostingsWriter):

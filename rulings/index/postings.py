@@ -121,9 +121,7 @@ class TermPool:
                     fieldwriter.finish_field()
                 fieldwriter.start_field(fieldname, schema[fieldname])
                 field = fieldname
-            fieldwriter.start_term(text)
-            fieldwriter.add_term_postings(ids, weights, values)
-            fieldwriter.finish_term()
+            fieldwriter.add_term(text, ids, weights, values)
         if field is not None:
             fieldwriter.finish_field()
 
