@@ -74,11 +74,24 @@ LETTERS = str.maketrans(
 )  # fmt: skip
 
 
+def _replacer(table: dict[int, str]):
+    """``text.translate(table)`` for a table of a few characters: a regular expression finds them, and
+    only they are looked up, where ``str.translate`` looks up every character of the text (ten times as
+    long on a paragraph of a rulebook)."""
+    chars = {chr(code): to for code, to in table.items()}
+    found = re.compile("[" + "".join(re.escape(c) for c in chars) + "]")
+    return lambda text: found.sub(lambda match: chars[match.group()], text)
+
+
+_STRAIGHTEN = _replacer(QUOTES)
+_SPELL_OUT = _replacer(LETTERS)
+
+
 def straightened(text: str) -> str:
     """Quotes, apostrophes and dashes straightened, character for character (same length).
 
-    An ASCII text has none of them, and ``str.translate`` looks up every character: it is skipped."""
-    return text if text.isascii() else text.translate(QUOTES)
+    An ASCII text has none of them: it is returned as it is."""
+    return text if text.isascii() else _STRAIGHTEN(text)
 
 
 def fold(text: str) -> str:
@@ -87,8 +100,7 @@ def fold(text: str) -> str:
     text = straightened(text)
     if text.isascii():
         return text
-    text = text.translate(LETTERS)
-    text = unicodedata.normalize("NFKD", text)
+    text = unicodedata.normalize("NFKD", _SPELL_OUT(text))
     return "".join(c for c in text if not unicodedata.combining(c))
 
 

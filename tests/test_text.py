@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulings.graph.mentions import Linker, Target
-from rulings.text import fold, name_key, slugify, term_names, title_case
+from rulings.text import LETTERS, QUOTES, fold, name_key, slugify, straightened, term_names, title_case
 
 
 @pytest.mark.parametrize(
@@ -25,6 +29,17 @@ from rulings.text import fold, name_key, slugify, term_names, title_case
 )
 def test_fold_spells_out_letters_accents_ligatures_and_quotes(text, folded):
     assert fold(text) == folded
+
+
+FOLDED_CHARS = "".join(chr(code) for code in [*QUOTES, *LETTERS])
+
+
+@given(st.text(alphabet=st.sampled_from(FOLDED_CHARS + "aé  x\u0301[]-^\\") | st.characters(), max_size=30))
+def test_straightening_and_folding_replace_what_their_tables_say(text):
+    """The tables applied by a regular expression (``text._replacer``) give what ``str.translate`` gives."""
+    assert straightened(text) == text.translate(QUOTES) and len(straightened(text)) == len(text)
+    translated = unicodedata.normalize("NFKD", text.translate(QUOTES).translate(LETTERS))
+    assert fold(text) == "".join(c for c in translated if not unicodedata.combining(c))
 
 
 def test_slugs_and_keys_of_folded_names():
