@@ -67,7 +67,7 @@ def test_the_spelling_field_indexes_the_words_whoosh_analysis_gives(text):
 
 def test_recurring_fields_index_each_value_as_whoosh_does_and_pickle_without_what_they_remember():
     """``Recurring`` fields (a game, a kind, versions, name keys) analyse a value once and give the same terms
-    again; the schema written into an index keeps none of it."""
+    again; word fields remember the forms of their words; the schema written into an index keeps none of it."""
     fields_of = schema(KEEP)
     values = {
         "game": ("marvel-champions", fields.ID),
@@ -81,8 +81,10 @@ def test_recurring_fields_index_each_value_as_whoosh_does_and_pickle_without_wha
         assert field.index(value) == expected and field.index(value) == expected, name
         assert field.index(value + ",x") == list(whoosh_field.index(field, value + ",x")), name
     assert all(isinstance(fields_of[name], Recurring) and fields_of[name].__dict__["_known"] for name in values)
+    assert fields_of["body"].index("defend the attack") and fields_of["body"].__dict__["_forms"]  # so do word fields
     written = pickle.loads(pickle.dumps(fields_of))
     assert not any("_known" in written[name].__dict__ for name in values) and written == fields_of
+    assert "_forms" not in written["body"].__dict__
 
 
 def test_question_words_are_dropped_but_kept_names_stay():
