@@ -20,6 +20,18 @@ def test_game_runs_cover_every_game_once_in_order(store):
         assert 1 <= len(runs) <= min(procs, len(slugs)) and all(runs)
 
 
+def test_games_are_cut_into_runs_by_the_text_they_index(store):
+    sizes = store.indexing_sizes()
+    for game in store.games():
+        texts = [
+            text
+            for (text,) in store.q(
+                "SELECT r.text FROM revisions r JOIN terms t ON t.id = r.term_id WHERE t.game_id = ?", game.id
+            )
+        ]
+        assert sizes[game.slug] == sum(map(len, texts)) + 300 * len(texts) > 300 * len(texts)
+
+
 def test_parallel_index_answers_as_a_serial_one(store, tmp_path, monkeypatch):
     built = {}
     for procs in (1, 2):

@@ -660,10 +660,12 @@ class Store:
             out[table] = self.one(f"SELECT COUNT(*) FROM {table}")[0]
         return out
 
-    def revision_counts(self) -> dict[str, int]:
-        """Revisions per game (slug): how much indexing each game costs."""
+    def indexing_sizes(self) -> dict[str, int]:
+        """How much indexing each game (slug) costs: its texts' characters, and 300 for each revision (the
+        work of a document whatever its text). Two runs of 1,678 rulebooks cut by revisions alone took
+        71.6 and 76.2 s; cut by this, 74.6 and 75.0 s."""
         rows = self.conn.execute(
-            "SELECT g.slug, COUNT(r.id) FROM games g JOIN terms t ON t.game_id = g.id "
+            "SELECT g.slug, SUM(length(r.text)) + 300 * COUNT(r.id) FROM games g JOIN terms t ON t.game_id = g.id "
             "JOIN revisions r ON r.term_id = t.id GROUP BY g.slug"
         )
         return dict(rows.fetchall())

@@ -331,9 +331,10 @@ def write_index(store: Store, index_dir: Path) -> int:
 
 
 def game_runs(store: Store, procs: int) -> list[list[str]]:
-    """Games in the order they were written, cut into at most ``procs`` runs of about equal size (revisions)."""
+    """Games in the order they were written, cut into at most ``procs`` runs of about equal cost to index
+    (``Store.indexing_sizes``)."""
     games = [g.slug for g in sorted(store.games(), key=lambda g: g.id)]
-    sizes = store.revision_counts() if procs > 1 else {}
+    sizes = store.indexing_sizes() if procs > 1 else {}
     return balanced_runs(games, lambda slug: sizes.get(slug, 0), procs)
 
 
