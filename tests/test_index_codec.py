@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+from array import array
 from bisect import bisect_left
 from unittest.mock import patch
 
@@ -13,10 +14,11 @@ from whoosh import fields
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec, W3TermInfo
 from whoosh.filedb.filestore import RamStorage
+from whoosh.system import pack_uint
 from whoosh.writing import SegmentWriter
 
 from rulings.index import codec, postings, stored, terms, writer
-from rulings.index.schema import schema
+from rulings.index.schema import Words, schema
 
 FLOAT32 = st.floats(0, 1e6, allow_nan=False).map(lambda w: struct.unpack("!f", struct.pack("!f", w))[0])
 
@@ -206,7 +208,7 @@ def test_postings_kept_per_term_write_what_whoosh_pool_wrote_spilled_to_disk_or_
     whoosh_pool = written(store, games, tmp_path / "whoosh", codec.Codec())
     spill = postings.TermPool._spill
     readers = {}
-    for name, limitmb in (("memory", 64), ("spilled", 1)):
+    for name, limitmb in (("memory", 64), ("spilled", 0.25)):
         (tmp_path / name).mkdir()
         ix = whoosh_index.create_in(str(tmp_path / name), schema(writer.keep_words(store)), indexname=writer.MAIN)
         with patch.object(postings.TermPool, "_spill", autospec=True, side_effect=spill) as spilled:
@@ -235,15 +237,50 @@ def test_postings_kept_per_term_write_what_whoosh_pool_wrote_spilled_to_disk_or_
 
 
 def test_the_writer_refuses_what_its_add_document_does_not_write(tmp_path):
-    """Boosts given with a document, and fields with term vectors or separate spelling words, which Whoosh's
-    ``add_document`` writes and ``TermSegmentWriter``'s does not: an error, never an index without them."""
-    ix = whoosh_index.create_in(str(tmp_path), fields.Schema(body=fields.TEXT(stored=True)))
+    """Boosts given with a document, fields with term vectors or separate spelling words, and fields that do not
+    count their terms (``term_counts``, schema.py's fields do), which Whoosh's ``add_document`` writes and
+    ``TermSegmentWriter``'s does not: an error, never an index without them."""
+    ix = whoosh_index.create_in(str(tmp_path), fields.Schema(body=Words(frozenset(), stored=True)))
     segment_writer = writer.segment_writer(ix)
     with pytest.raises(TypeError, match="boost"):
         segment_writer.add_document(body="defend", _body_boost=2.0)
     segment_writer.add_document(body="defend")
     segment_writer.commit()
-    (tmp_path / "vectors").mkdir()
-    ix = whoosh_index.create_in(str(tmp_path / "vectors"), fields.Schema(body=fields.TEXT(vector=True)))
-    with pytest.raises(ValueError, match="term vectors"):
-        writer.segment_writer(ix)
+    for name, field, refused in (
+        ("vectors", fields.TEXT(vector=True), "term vectors"),
+        ("positions", fields.TEXT(), "term counts"),
+    ):
+        (tmp_path / name).mkdir()
+        ix = whoosh_index.create_in(str(tmp_path / name), fields.Schema(body=field))
+        with pytest.raises(ValueError, match=refused):
+            writer.segment_writer(ix)
+
+
+POSTED_FIELDS = [Words(frozenset()), Words(frozenset(), field_boost=1.5), fields.ID(), fields.KEYWORD()]
+SHORT_LISTS = st.lists(st.tuples(st.integers(0, 5), st.integers(1, 300)), min_size=1, max_size=15)
+
+
+@given(st.lists(SHORT_LISTS, min_size=1, max_size=6), st.sampled_from(range(len(POSTED_FIELDS))))
+def test_packed_postings_encode_as_their_documents_weights_and_values_do(lists, which):
+    """``postings.Posted``: a short list of packed postings encodes as ``encode_postings`` of the documents,
+    weights and values it stands for (the encoded weights of a run of counts reused), for every field's format."""
+    posted = postings.Posted(POSTED_FIELDS[which])
+    for _ in range(2):
+        for gaps_and_counts in lists:
+            docnum, packed = 0, []
+            for gap, count in gaps_and_counts:
+                docnum += gap + (1 if packed else 0)
+                packed.append(docnum << postings.COUNT_BITS | (count if posted.valued else 1))
+            ids, weights, values = posted.postings(packed)
+            assert ids == [p >> postings.COUNT_BITS for p in packed]
+            assert posted.encoded(packed) == codec.encode_postings(ids, array("f", weights), values)
+
+
+def test_a_posting_read_back_must_weigh_its_count_times_the_field_boost():
+    """Merging segments posts each posting again as its count: a weight the count does not give is an error,
+    never a posting silently weighed otherwise."""
+    posted = postings.Posted(Words(frozenset(), field_boost=1.5))
+    assert posted.count(4.5, pack_uint(3)) == 3
+    with pytest.raises(ValueError, match="weighs 4.0"):
+        posted.count(4.0, pack_uint(3))
+    assert postings.Posted(fields.ID(field_boost=2.0)).count(2.0, b"") == 1

@@ -124,16 +124,16 @@ class StoredFieldsReader(W3PerDocReader):
 class TermFieldWriter(W3FieldWriter):
     """W3's field writer, which also takes a term with all its postings at once (``postings.TermPool``)."""
 
-    def add_term(self, btext: bytes, ids: array, weights: array, values: list) -> None:
-        """A term and its postings. A list to be inlined (nine terms in ten) goes straight into the term's
-        entry: what W3's postings writer and term info make of it (weights as float32, no field lengths:
-        ``length_stats``), without their bookkeeping of blocks and statistics, which the entry does not keep."""
-        if len(ids) < INLINE_BELOW:
-            inlined = encode_postings(ids, array("f", weights), values)
-            self._tindex.add(pack_ushort(self._fieldid) + btext, SHORT_NO_LENGTHS + inlined)
+    def add_term(self, btext: bytes, packed: array, posted) -> None:
+        """A term and its postings as the pool keeps them (``postings.Posted`` makes them Whoosh's). A list to be
+        inlined (nine terms in ten) goes straight into the term's entry: what W3's postings writer and term info
+        make of it (weights as float32, no field lengths: ``length_stats``), without their bookkeeping of blocks
+        and statistics, which the entry does not keep."""
+        if len(packed) < INLINE_BELOW:
+            self._tindex.add(pack_ushort(self._fieldid) + btext, SHORT_NO_LENGTHS + posted.encoded(packed))
             return
         self.start_term(btext)
-        self._postwriter.add_postings(ids, weights, values)
+        self._postwriter.add_postings(*posted.postings(packed))
         self.finish_term()
 
 
@@ -147,7 +147,7 @@ class InliningPostingsWriter(W3PostingsWriter):
             end = start + limit
             self._ids.extend(ids[start:end])
             block = weights[start:end]
-            self._weights.extend(block.tolist())  # float32, as W3 keeps them
+            self._weights.extend(block)
             self._maxweight = max(self._maxweight, max(block))
             self._values.extend(values[start:end])
 
@@ -257,12 +257,23 @@ class CompactFieldCursor(W3FieldCursor):
 def encode_postings(ids, weights, values) -> bytes:
     """Varints: the count, each document's gap from the one before, each weight (a term's count in the
     document: whole; any other as a float), the values' count and each value's length and bytes."""
+    return bytes(encode_documents(ids) + encode_weights(weights, values))
+
+
+def encode_documents(ids) -> bytearray:
+    """The count and each document's gap from the one before: how ``encode_postings`` begins."""
     out = bytearray()
     write_varint(out, len(ids))
     previous = 0
     for docnum in ids:
         write_varint(out, docnum - previous)
         previous = docnum
+    return out
+
+
+def encode_weights(weights, values) -> bytes:
+    """The weights and values of the postings ``encode_documents`` began: how ``encode_postings`` ends."""
+    out = bytearray()
     whole = all(w == int(w) and 0 <= w < 1 << 31 for w in weights)
     out.append(1 if whole else 0)
     for weight in weights:

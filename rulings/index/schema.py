@@ -242,26 +242,32 @@ class Spelling(fields.FieldType):
         if kwargs or not isinstance(value, str):
             return super().index(value, **kwargs)
         boost = self.format.field_boost
-        words = {word.lower() for word in self.WORDS.findall(value)}
-        return [(word.encode(), 1, boost, b"") for word in words]
+        return [(word, 1, boost, b"") for word in self.term_counts(value)]
+
+    def term_counts(self, value) -> dict[bytes, int]:
+        if not isinstance(value, str):
+            return counts_of(super().index(value))
+        return dict.fromkeys([word.encode() for word in {word.lower() for word in self.WORDS.findall(value)}], 1)
 
 
-def index_forms(text: str, stop: frozenset[str], known: dict[str, tuple[str, bool]]) -> list[str]:
-    """The indexed forms of a text's words, question words dropped: ``analyzer(keep)``'s tokens, without them.
+def index_forms(text: str, stop: frozenset[str], known: dict[str, bytes]) -> list[bytes]:
+    """The indexed forms of a text's words (encoded), question words dropped: ``analyzer(keep)``'s tokens, without them.
 
-    ``known`` holds ``index_form``'s answers for the caller's stop words: a look-up by the word alone,
-    where ``index_form``'s cache makes a key of the word and the stop words (half the time, per word).
+    ``known`` holds ``index_form``'s answers for the caller's stop words (empty: dropped): a look-up by the word
+    alone, where ``index_form``'s cache makes a key of the word and the stop words, and words seen before are
+    looked up by ``map`` rather than one at a time (most of a text's words, past its first documents).
     """
-    forms = []
-    for word in WORD.findall(text):
-        found = known.get(word)
-        if found is None:
-            if len(known) >= FORMS_KEPT:
-                known.clear()
-            found = known[word] = index_form(word, stop)
-        if not found[1]:
-            forms.append(found[0])
-    return forms
+    words = WORD.findall(text)
+    forms = list(map(known.get, words))
+    if None in forms:  # words this field has not met before
+        if len(known) >= FORMS_KEPT:
+            known.clear()
+        for word in words:
+            if word not in known:
+                form, stopped = index_form(word, stop)
+                known[word] = b"" if stopped else form.encode()
+        forms = list(map(known.__getitem__, words))
+    return list(filter(None, forms))  # an indexed form is never empty (``light_stem``)
 
 
 FORMS_KEPT = 100_000  # distinct words a field remembers the indexed forms of
@@ -286,11 +292,17 @@ class Words(fields.TEXT):
     def index(self, value, **kwargs):
         if kwargs or not isinstance(value, str):
             return super().index(value, **kwargs)
+        boost = self.format.field_boost
+        return [(word, count, count * boost, pack_uint(count)) for word, count in self.term_counts(value).items()]
+
+    def term_counts(self, value) -> dict[bytes, int]:
+        """Each term of the text and how many times it is there (the weights and values ``index`` gives follow)."""
+        if not isinstance(value, str):
+            return counts_of(super().index(value))
         words = index_forms(value, self.dropped, self.__dict__.setdefault("_forms", {}))
         if self.pairs:  # a text of one word is its own "pair", as ShingleFilter has it
-            words = [f"{first}_{second}" for first, second in itertools.pairwise(words)] or words
-        boost = self.format.field_boost
-        return [(word.encode(), count, count * boost, pack_uint(count)) for word, count in Counter(words).items()]
+            words = list(map(b"_".join, itertools.pairwise(words))) or words
+        return Counter(words)
 
     def __getstate__(self):  # the schema is pickled into the index: without the words one writer met
         state = self.__dict__.copy()
@@ -309,18 +321,33 @@ class Recurring:
     def index(self, value, **kwargs):
         if kwargs or not isinstance(value, str):
             return super().index(value, **kwargs)
+        return self._analysed(value)[0]
+
+    def term_counts(self, value) -> dict[bytes, int]:
+        if not isinstance(value, str):
+            return counts_of(super().index(value))
+        return self._analysed(value)[1]
+
+    def _analysed(self, value: str) -> tuple[list, dict[bytes, int]]:
+        """Whoosh's items for ``value`` and its term counts, worked out the first time it is met."""
         known = self.__dict__.setdefault("_known", {})
         found = known.get(value)
         if found is None:
             if len(known) >= RECURRING_KEPT:
                 known.clear()
-            found = known[value] = list(super().index(value))
+            items = list(super().index(value))
+            found = known[value] = (items, counts_of(items))
         return found
 
     def __getstate__(self):  # the schema is pickled into the index: without what one writer remembered
         state = self.__dict__.copy()
         state.pop("_known", None)
         return state
+
+
+def counts_of(items) -> dict[bytes, int]:
+    """A field's terms and their counts in a document, from ``index``'s (term, count, weight, value) items."""
+    return {text: count for text, count, _, _ in items}
 
 
 class Identifier(Recurring, fields.ID):

@@ -36,11 +36,14 @@ class TermSegmentWriter(SegmentWriter):
         unsupported = [name for name, field in self.schema.items() if field.separate_spelling() or field.vector]
         if unsupported:
             raise ValueError(f"fields with separate spelling words or term vectors are not written here: {unsupported}")
+        uncounted = [name for name, field in self.schema.items() if field.indexed and not hasattr(field, "term_counts")]
+        if uncounted:
+            raise ValueError(f"indexed fields without term counts (schema.py's) are not written here: {uncounted}")
 
     def add_document(self, **fields):
         """Whoosh's ``add_document`` for the fields of this schema, which have no separate spelling words,
-        no term vectors and no boosts given with a document: each field's postings go to the pool in
-        one call (``TermPool.add_field``), where Whoosh makes a call and a tuple of each."""
+        no term vectors and no boosts given with a document: each field's terms and their counts go to the
+        pool in one call (``TermPool.add_field``), where Whoosh makes a call and a tuple of each posting."""
         self._check_state()
         if any(name.endswith("_boost") for name in fields if name.startswith("_")):
             raise TypeError("no boost is given with a document here: the schema's field boosts weigh the fields")
@@ -54,9 +57,13 @@ class TermSegmentWriter(SegmentWriter):
                 if value is None:
                     continue
                 field = self.schema[name]
-                length = self.pool.add_field(name, docnum, field.index(value)) if field.indexed else 0
+                length = 0
+                if field.indexed:
+                    counts = field.term_counts(value)
+                    self.pool.add_field(name, docnum, counts)
+                    length = sum(counts.values()) if field.scorable else 0
                 shown = fields.get(f"_stored_{name}", value)
-                perdoc.add_field(name, field, shown if field.stored else None, length if field.scorable else 0)
+                perdoc.add_field(name, field, shown if field.stored else None, length)
                 if field.column_type and shown is not None:
                     perdoc.add_column_value(name, field.column_type, field.to_column_value(shown))
         except Exception:
@@ -98,7 +105,7 @@ def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
     """A writer of a new segment of ``ix`` with this module's codec and pool (Whoosh ignores a ``poolclass``)."""
     limitmb = limitmb or postings_memory()
     writer = TermSegmentWriter(ix, limitmb=limitmb, codec=Codec(), **kwargs)
-    writer.pool = TermPool(writer._tempstorage, limitmb)
+    writer.pool = TermPool(writer._tempstorage, limitmb, writer.schema)
     return writer
 
 
