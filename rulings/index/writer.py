@@ -39,39 +39,53 @@ class TermSegmentWriter(SegmentWriter):
         uncounted = [name for name, field in self.schema.items() if field.indexed and not hasattr(field, "term_counts")]
         if uncounted:
             raise ValueError(f"indexed fields without term counts (schema.py's) are not written here: {uncounted}")
+        self._plans: dict[tuple[str, ...], list[tuple]] = {}  # a shape of document -> ``_plan``
 
     def add_document(self, **fields):
         """Whoosh's ``add_document`` for the fields of this schema, which have no separate spelling words,
         no term vectors and no boosts given with a document: each field's terms and their counts go to the
-        pool in one call (``TermPool.add_field``), where Whoosh makes a call and a tuple of each posting."""
+        pool in one call (``TermPool.add_field``), where Whoosh makes a call and a tuple of each posting.
+        Documents come in a few shapes (the fields a term, a passage, a ruling has): each shape's fields are
+        checked and looked up once (``_plan``), where Whoosh does it for every document."""
         self._check_state()
-        if any(name.endswith("_boost") for name in fields if name.startswith("_")):
-            raise TypeError("no boost is given with a document here: the schema's field boosts weigh the fields")
-        names = sorted(name for name in fields if not name.startswith("_"))
-        self._check_fields(self.schema, names)
-        docnum, perdoc = self.docnum, self.perdocwriter
+        plan = self._plans.get(shape := tuple(fields))
+        if plan is None:
+            plan = self._plans[shape] = self._plan(shape)
+        docnum, perdoc, pool = self.docnum, self.perdocwriter, self.pool
         perdoc.start_doc(docnum)
         try:
-            for name in names:
+            for name, field, stored_as, indexed, scorable, stored, column_type in plan:
                 value = fields[name]
                 if value is None:
                     continue
-                field = self.schema[name]
                 length = 0
-                if field.indexed:
+                if indexed:
                     counts = field.term_counts(value)
-                    self.pool.add_field(name, docnum, counts)
-                    length = sum(counts.values()) if field.scorable else 0
-                shown = fields.get(f"_stored_{name}", value)
-                perdoc.add_field(name, field, shown if field.stored else None, length)
-                if field.column_type and shown is not None:
-                    perdoc.add_column_value(name, field.column_type, field.to_column_value(shown))
+                    pool.add_field(name, docnum, counts)
+                    if scorable:
+                        length = sum(counts.values())
+                shown = fields.get(stored_as, value)
+                perdoc.add_field(name, field, shown if stored else None, length)
+                if column_type and shown is not None:
+                    perdoc.add_column_value(name, column_type, field.to_column_value(shown))
         except Exception:
             perdoc.cancel_doc()
             raise
         perdoc.finish_doc()
         self._added = True
         self.docnum += 1
+
+    def _plan(self, shape: tuple[str, ...]) -> list[tuple]:
+        """The fields of documents of this shape (their keys, in order), checked, in the order Whoosh adds them."""
+        if any(name.startswith("_") and name.endswith("_boost") for name in shape):
+            raise TypeError("no boost is given with a document here: the schema's field boosts weigh the fields")
+        names = sorted(name for name in shape if not name.startswith("_"))
+        self._check_fields(self.schema, names)
+        fields = [self.schema[name] for name in names]
+        return [
+            (name, field, f"_stored_{name}", field.indexed, field.scorable, field.stored, field.column_type)
+            for name, field in zip(names, fields, strict=True)
+        ]
 
     def _flush_segment(self):
         self.perdocwriter.close()
