@@ -379,6 +379,17 @@ class Store:
             for r in self.q("SELECT name, how FROM term_names WHERE term_id = ? ORDER BY rank, rowid", term.id)
         ]
 
+    def names_in(self, game: Game) -> dict[int, list[tuple[str, str]]]:
+        """Every term's names in a game (``names``), by term id: one statement for the game."""
+        out: dict[int, list[tuple[str, str]]] = {}
+        sql = (
+            "SELECT n.term_id, n.name, n.how FROM term_names n JOIN terms t ON t.id = n.term_id "
+            "WHERE t.game_id = ? ORDER BY n.term_id, n.rank, n.rowid"
+        )
+        for term_id, name, how in self.q(sql, game.id):
+            out.setdefault(term_id, []).append((name, how))
+        return out
+
     def name_keys(self, game: Game) -> list[tuple[str, int]]:
         """(key, term id) of every name of a game's terms, for finding the name a typo misses."""
         return self.q(
@@ -418,6 +429,15 @@ class Store:
     def revisions(self, term: TermRow) -> list[RevisionRow]:
         return [_revision(r) for r in self.q(_REVISION + "WHERE r.term_id = ? ORDER BY r.ordinal", term.id)]
 
+    def revisions_in(self, game: Game) -> dict[int, list[RevisionRow]]:
+        """Every term's revisions in a game (``revisions``), by term id: one statement for the game."""
+        out: dict[int, list[RevisionRow]] = {}
+        sql = _REVISION + "JOIN terms t ON t.id = r.term_id WHERE t.game_id = ? ORDER BY r.term_id, r.ordinal"
+        for row in self.q(sql, game.id):
+            revision = _revision(row)
+            out.setdefault(revision.term_id, []).append(revision)
+        return out
+
     def blocks(self, revision_id: int) -> list[BlockRow]:
         """A revision's text as blocks, in order, each with its lasting anchor."""
         return [BlockRow(*r) for r in self.q(_BLOCK + "WHERE b.revision_id = ? ORDER BY b.position", revision_id)]
@@ -456,6 +476,17 @@ class Store:
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             out += [self._term(r) for r in self.q(self._TERM + f"WHERE t.id IN ({','.join('?' * len(chunk))})", *chunk)]
+        return out
+
+    def subdefs_in(self, game: Game) -> dict[int, list[dict]]:
+        """Every revision's sub-definitions in a game (``subdefs``), by revision id: one statement for the game."""
+        out: dict[int, list[dict]] = {}
+        sql = (
+            f"SELECT s.revision_id, {_SUBDEF_COLUMNS} FROM subdefs s JOIN terms t ON t.id = s.term_id "
+            "WHERE t.game_id = ? ORDER BY s.revision_id, s.id"
+        )
+        for row in self.q(sql, game.id):
+            out.setdefault(row[0], []).append(_subdef(row[1:]))
         return out
 
     def subdefs(self, revision_id: int) -> list[dict]:
