@@ -119,14 +119,16 @@ def power_of_two_slots(count: int) -> int:
     return size
 
 
-@given(dictionaries(), st.lists(st.binary(max_size=40), max_size=20), st.booleans())
-def test_the_term_dictionary_finds_every_key_and_keeps_their_order(entries, probes, written_before):
+@given(
+    dictionaries(), st.lists(st.binary(max_size=40), max_size=20), st.booleans(), st.sampled_from((1, 50, terms.CHUNK))
+)
+def test_the_term_dictionary_finds_every_key_and_keeps_their_order(entries, probes, written_before, chunk):
     """``terms.py``'s file: each key's entry by hashing, none for a key not added, keys in order from any
     key (the nearest at or after it), as W3's ordered hash file answers; also from a file written when its
-    hash table had a power of two slots."""
+    hash table had a power of two slots, and whatever the chunks its records were written in."""
     storage = RamStorage()
     slots_for = power_of_two_slots if written_before else terms._slots_for
-    with patch.object(terms, "_slots_for", slots_for):
+    with patch.object(terms, "_slots_for", slots_for), patch.object(terms, "CHUNK", chunk):
         writer = terms.TermTableWriter(storage.create_file("t"))
         writer.extras["fieldmap"] = {"body": 0}
         for key, value in entries:

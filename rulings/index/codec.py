@@ -16,6 +16,8 @@ as before.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import struct
 from array import array
 
@@ -150,6 +152,20 @@ class InliningPostingsWriter(W3PostingsWriter):
             self._weights.extend(block)
             self._maxweight = max(self._maxweight, max(block))
             self._values.extend(values[start:end])
+
+    def _mini_ids(self):
+        """W3's gaps between a block's documents (``delta_encode``), taken by ``map``, not a generator."""
+        ids = self._ids
+        return tuple(ids) if self._byteids else tuple(map(operator.sub, ids, itertools.chain((0,), ids)))
+
+    def _mini_weights(self):
+        """W3's weights of a block: none when all are 1, one when all are the same, counted rather than compared."""
+        weights = self._weights
+        if weights.count(1.0) == len(weights):
+            return None
+        if weights.count(weights[0]) == len(weights):
+            return weights[0]
+        return tuple(weights)
 
     def finish_postings(self):
         if self.written() or len(self) >= self._inlinelimit:

@@ -27,6 +27,7 @@ MAGIC = b"RTD1"
 EVERY = 16  # records between two kept positions (the ordered look-ups read at most this many)
 SLOT = struct.Struct("!I")  # a record's position + 1 (0: an empty slot)
 KEPT = struct.Struct("!Q")  # a kept record's position
+CHUNK = 1 << 20  # bytes of records written at once
 TRAILER = struct.Struct("!4sQQQQQQ")  # magic, records, end of records, slots, slots at, positions at, extras at
 
 
@@ -53,19 +54,30 @@ class TermTableWriter:
         self.positions = array("Q")  # arrays: a segment has millions of keys, and Python ints cost 28 bytes
         self.hashes = array("I")
         self.lastkey = b""
+        self.records = bytearray()  # written a chunk at a time: a record is a few dozen bytes
+        self.start = dbfile.tell()  # where ``records`` goes in the file
 
     def add(self, key: bytes, value: bytes) -> None:
         if key <= self.lastkey and self.positions:
             raise ValueError(f"keys must increase: {self.lastkey!r}..{key!r}")
-        self.positions.append(self.dbfile.tell())
+        records = self.records
+        self.positions.append(self.start + len(records))
         self.hashes.append(zlib.crc32(key))
-        head = bytearray()
-        write_varint(head, len(key))
-        write_varint(head, len(value))
-        self.dbfile.write(bytes(head) + key + value)
+        write_varint(records, len(key))
+        write_varint(records, len(value))
+        records += key
+        records += value
         self.lastkey = key
+        if len(records) >= CHUNK:
+            self._write_records()
+
+    def _write_records(self) -> None:
+        self.dbfile.write(bytes(self.records))
+        self.start += len(self.records)
+        self.records = bytearray()
 
     def close(self) -> int:
+        self._write_records()
         dbfile = self.dbfile
         end_of_records = dbfile.tell()
         if end_of_records >= 2**32 - 1:
