@@ -1,8 +1,10 @@
 """An index written by several processes, a run of games each, answers as one written by one process."""
 
+import gc
 import os
 from collections import Counter
 
+import pytest
 from whoosh import index as whoosh_index
 
 from rulings.graph.store import Store
@@ -49,6 +51,27 @@ def test_parallel_index_answers_as_a_serial_one(store, tmp_path, monkeypatch):
     one, two = Searcher(serial), Searcher(parallel)
     for query in QUERIES:
         assert answers(two, query) == answers(one, query), query
+
+
+def test_a_run_writes_without_the_garbage_collector_and_gives_it_back(store, tmp_path, monkeypatch):
+    """``_write_run`` (a process's run of games) adds its documents with the cyclic collector off, and leaves
+    it as it found it, whether the run ends or fails."""
+    seen = []
+    add = writer._add
+    monkeypatch.setattr(writer, "_add", lambda *args: seen.append(gc.isenabled()) or add(*args))
+    index_dir = tmp_path / "index"
+    index_dir.mkdir()
+    fields = writer.schema(writer.keep_words(store))
+    for name in (writer.MAIN, writer.HISTORY):
+        whoosh_index.create_in(str(index_dir), fields, indexname=name)
+    games = [g.slug for g in store.games()][:1]
+    assert gc.isenabled()
+    count, segments = writer._write_run(store.build, index_dir, games)
+    assert count > 100 and segments[0] is not None and seen == [False] and gc.isenabled()
+    monkeypatch.setattr(writer, "_add", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        writer._write_run(store.build, index_dir, games)
+    assert gc.isenabled()
 
 
 def test_postings_spilled_to_runs_on_disk_answer_as_kept_in_memory(store, tmp_path, monkeypatch):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -375,19 +376,29 @@ def game_runs(store: Store, procs: int) -> list[list[str]]:
 
 
 def _write_run(build: Path, index_dir: Path, games: list[str]) -> tuple[int, list]:
-    """In a process of its own: index ``games`` into a new segment of each index (None: no documents)."""
-    store = Store(build)
-    writers = [
-        segment_writer(whoosh_index.open_dir(str(index_dir), indexname=name), _lk=False) for name in (MAIN, HISTORY)
-    ]
-    count = _add(*writers, store, games)
-    segments = []
-    for writer in writers:  # as Whoosh's own parallel writer (multiproc.MpWriter) finishes its sub-writers
-        if writer.doc_count():
-            segments.append(writer._finalize_segment())
-        else:  # not cancel(): it would empty the temporary folder the other processes write in too
-            writer._close_segment()
-            segments.append(None)
+    """In a process of its own: index ``games`` into a new segment of each index (None: no documents).
+
+    Without the cyclic garbage collector: writing makes next to no cycles (a few hundred objects for 300
+    rulebooks), and the collector spent 4% of a run walking what the run holds (2.5 s of 63 s, 806 games).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        store = Store(build)
+        writers = [
+            segment_writer(whoosh_index.open_dir(str(index_dir), indexname=name), _lk=False) for name in (MAIN, HISTORY)
+        ]
+        count = _add(*writers, store, games)
+        segments = []
+        for writer in writers:  # as Whoosh's own parallel writer (multiproc.MpWriter) finishes its sub-writers
+            if writer.doc_count():
+                segments.append(writer._finalize_segment())
+            else:  # not cancel(): it would empty the temporary folder the other processes write in too
+                writer._close_segment()
+                segments.append(None)
+    finally:
+        if collecting:
+            gc.enable()
     return count, segments
 
 
