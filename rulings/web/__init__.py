@@ -34,13 +34,36 @@ def package_folder(package: str) -> str:
     return str(Path(spec.origin).parent)
 
 
+class App(Flask):
+    """Flask, asking once per function whether it is a coroutine.
+
+    Flask asks it of every hook and view at every request (``ensure_sync`` inspects each one):
+    about 2% of a cold page, for answers that never change. Functions made per request (none
+    here) are still asked each time: the answers kept are bounded.
+    """
+
+    SYNC_KEPT = 1024
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        made = self._sync.get(func)
+        if made is None:
+            made = super().ensure_sync(func)
+            if len(self._sync) < self.SYNC_KEPT:
+                self._sync[func] = made
+        return made
+
+
 def create_app(settings: Settings | None = None, *, static_export: bool = False) -> Flask:
     """The site and the API over the current build of ``settings.store``.
 
     ``static_export`` renders pages for ``rulings export`` (links that work from files).
     """
     settings = settings or Settings.resolve()
-    app = Flask(
+    app = App(
         __name__,
         template_folder=package_folder("rulings.templates"),
         static_folder=package_folder("rulings.static"),
@@ -131,6 +154,8 @@ def relative_redirects(response):
     """Werkzeug's own redirects (``/mc`` -> ``/mc/``) name the Host the client sent: keep only the path.
 
     (After-request functions run last registered first, so the security headers still follow.)"""
+    if not 300 <= response.status_code < 400:
+        return response
     location = urlsplit(response.headers.get("Location", ""))
     if location.netloc and location.netloc == request.host:
         return redirect(location.path + (f"?{location.query}" if location.query else ""), response.status_code)

@@ -4,6 +4,7 @@ response carries (the app's own and the WSGI server's error pages alike)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from flask import request
 from werkzeug.exceptions import BadHost
@@ -29,6 +30,7 @@ IP_LITERAL = re.compile(r"\[[0-9A-Fa-f:.]{2,45}\]")
 PORT = re.compile(r"[0-9]{1,5}")
 
 
+@lru_cache(maxsize=256)  # every request asks, nearly always of the same few names
 def is_host(host: str) -> bool:
     """``name`` or ``name:port`` as a Host header may say it."""
     name, colon, port = host.rpartition(":") if host.count(":") == 1 or "]:" in host else (host, "", "")

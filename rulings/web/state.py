@@ -146,6 +146,7 @@ class Current:
         self, store_dir: Path, log: logging.Logger | None = None, cache_bytes: int = 0, warm: Warm | None = None
     ):
         self.store_dir = store_dir
+        self._current_link = str(store_dir / "current")  # read at every request: joined once
         self.log = log or logging.getLogger("rulings")
         self.cache_bytes = cache_bytes
         self.warm = warm
@@ -158,7 +159,7 @@ class Current:
 
     def _link(self) -> str | None:
         try:
-            return os.readlink(self.store_dir / "current")
+            return os.readlink(self._current_link)
         except OSError:
             return None
 
