@@ -16,7 +16,7 @@ from ..markup import plain_text
 from ..settings import ServerOptions, Settings
 from . import errors
 from .cache import DEFAULT_MIB, LOADED, AnswerCache
-from .context import site_urls
+from .context import layout, site_urls
 from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
 from .state import Current
 from .warm import warmer
@@ -101,6 +101,7 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         ANSWER_CACHE_BYTES=0 if static_export else cache_mib() * 2**20,
     )
     app.jinja_env.globals.update(site_urls=site_urls, change_words=change_words, revision_line=revision_line)
+    app.context_processor(layout)
     app.jinja_env.filters["plain"] = plain_text  # names as shown: "**Swarm**" in a heading is emphasis, not text
     app.jinja_env.globals.update(template_macros(app.jinja_env))
     app.json.ensure_ascii = False
