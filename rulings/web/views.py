@@ -137,7 +137,7 @@ class TermPage:
     original: str | None  # the ALL CAPS source text, when the page shows it in sentence case
     revisions: list[RevisionRow]
     blocks: list[BlockRow]  # the revision's text, as the page renders it
-    html: str
+    html: str  # the text, rendered ("" when it has none: every block renders as an element)
     definition: dict | None  # for entries that only say "See: X"
     pointers: list[tuple[str, TermRow | None, str | None]]  # what "See: A, B" points at (name, term, anchor)
     see_also: list[tuple[TermRow, str | None]]
