@@ -31,13 +31,21 @@ def plain_text(markdown: str) -> str:
     return _plain(markdown) if _MARKUP.search(markdown) else markdown.strip()
 
 
+_LIST_MARKER = re.compile(r"(?m)^\s*[-*]\s+")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_AUTOLINK = re.compile(r"<(https?://[^>]+)>")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")  # [label](url) -> label
+_ESCAPED = re.compile(r"\\([.\-*_#])")
+_SPACES = re.compile(r"[ \t]+")
+
+
 def _plain(markdown: str) -> str:
-    text = re.sub(r"(?m)^\s*[-*]\s+", "", markdown)
-    text = re.sub(r"\*\*|__|`", "", text)
-    text = re.sub(r"<(https?://[^>]+)>", r"\1", text)
-    text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)  # [label](url) -> label
-    text = re.sub(r"\\([.\-*_#])", r"\1", text)
-    return re.sub(r"[ \t]+", " ", text).strip()
+    text = _LIST_MARKER.sub("", markdown)
+    text = _EMPHASIS.sub("", text)
+    text = _AUTOLINK.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _ESCAPED.sub(r"\1", text)
+    return _SPACES.sub(" ", text).strip()
 
 
 def excerpt(text: str, limit: int = 220) -> str:

@@ -104,12 +104,17 @@ def fold(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c))
 
 
+_SIGNED_PLUS = re.compile(r"(?<![a-z0-9])\+(?=\d)")
+_SIGNED_MINUS = re.compile(r"(?<![a-z0-9])-(?=\d)")
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
 def slugify(text: str) -> str:
     """A URL slug that is the same for the same name on every build."""
     text = fold(text).lower()
-    text = re.sub(r"(?<![a-z0-9])\+(?=\d)", "plus", text)
-    text = re.sub(r"(?<![a-z0-9])-(?=\d)", "minus", text)
-    text = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    text = _SIGNED_PLUS.sub("plus", text)
+    text = _SIGNED_MINUS.sub("minus", text)
+    text = _NOT_SLUG.sub("-", text).strip("-")
     return text or "untitled"
 
 

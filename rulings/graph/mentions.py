@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
+from typing import NamedTuple
 
 from ..text import FUNCTION_WORDS, fold, split_qualifier, straightened
 
@@ -50,15 +51,16 @@ class Target:
     name: str
     kind: str = "term"  # term | card
 
-    @property
+    @cached_property
     def key(self) -> str:
         """One string per target, for previews and de-duplication: "status-cards#stunned", "card:ra"."""
         base = f"card:{self.slug}" if self.kind == "card" else self.slug
         return f"{base}#{self.anchor}" if self.anchor else base
 
 
-@dataclass(frozen=True)
-class Mention:
+class Mention(NamedTuple):
+    """A name found in a text (a tuple: made by the dozen for every paragraph a page shows)."""
+
     start: int
     end: int
     target: Target

@@ -109,8 +109,12 @@ def pinned_path(endpoint: str, version: VersionRow, **values) -> str:
     return url_for(endpoint, **values)
 
 
+_BRACKET = re.compile(r"([\[\]])")
+_QUALIFIER = re.compile(r"\s*\(.*\)$")  # "Attack (Enemy Activation)": a see-also name's qualifier
+
+
 def _md_escape(text: str) -> str:
-    return re.sub(r"([\[\]])", r"\\\1", text)
+    return _BRACKET.sub(r"\\\1", text)
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         definition = loaded().memo(key, lambda: pointed_definition(game, revision, pin))
     see_also = []
     for name in revision.see_also:
-        found_term, anchor = term_named(game, re.sub(r"\s*\(.*\)$", "", name))
+        found_term, anchor = term_named(game, _QUALIFIER.sub("", name))
         if found_term is not None and found_term.id != term.id:
             see_also.append((found_term, anchor))
     redirects, pointers = [], []
