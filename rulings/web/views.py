@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from flask import url_for
 
@@ -70,10 +71,9 @@ def display_names(game: Game) -> list[str]:
     return loaded().memo(("display-names", game.slug), lambda: [c["name"] for c in store().cards(game)])
 
 
-@dataclass(frozen=True)
-class TermLink:
+class TermLink(NamedTuple):
     """A term a page lists ("Referenced by"), its link made here: the template only writes it (a macro
-    call per link cost more than the rest of a page listing a hundred)."""
+    call per link cost more than the rest of a page listing a hundred; a tuple is the cheapest to make)."""
 
     slug: str
     name: str  # as the graph has it (the API's)
