@@ -50,7 +50,7 @@ def test_every_block_shows_at_every_version_what_rendering_it_afresh_shows(store
         for ordinal in ordinals:
             linker = game_linker(store.conn, game.id, ordinal)
             for block, _ in blocks:
-                value, stored = loads(block.inline)
+                value, stored = loads([block.inline])[0]
                 fresh_value, fresh = prepare_block(block.text, block.kind, linker)
                 assert value == fresh_value
                 for own, afresh in zip(stored, fresh, strict=True):
@@ -64,7 +64,7 @@ def test_all_caps_sources_are_prepared_in_sentence_case_too(versions_and_blocks)
         for block, caps in blocks:
             assert (block.inline_cased is not None) == caps
             if caps:
-                shown = "".join(p if isinstance(p, str) else p[0] for p in loads(block.inline_cased)[1][0])
+                shown = "".join(p if isinstance(p, str) else p[0] for p in loads([block.inline_cased])[0][1][0])
                 assert not is_all_caps(shown) or len(shown) < 12, shown
     assert any(caps for _, _, blocks in versions_and_blocks for _, caps in blocks)
 

@@ -80,6 +80,6 @@ def dumps(prepared: tuple[str | None, list[Pieces]]) -> str:
     return json.dumps(prepared, ensure_ascii=False, separators=(",", ":"))
 
 
-def loads(stored: str) -> tuple[str | None, list[Pieces]]:
-    value, paragraphs = json.loads(stored)
-    return value, paragraphs
+def loads(stored: list[str]) -> list[tuple[str | None, list[Pieces]]]:
+    """Prepared blocks (what ``dumps`` stored), decoded in one call: a text shows several blocks."""
+    return json.loads(f"[{','.join(stored)}]")

@@ -215,9 +215,11 @@ class Store:
         return {slug: json.loads(v) for slug, v in self.q("SELECT slug, variant_words FROM games") if v != "[]"}
 
     def game(self, slug_or_alias: str) -> Game | None:
-        wanted = slugify(slug_or_alias or "")
         if self._games is None:
             self._games = {game.slug: game for game in self.games()}
+        if slug_or_alias in self._games:  # the slug itself, as nearly every URL names it
+            return self._games[slug_or_alias]
+        wanted = slugify(slug_or_alias or "")
         if wanted in self._games:
             return self._games[wanted]
         for row in self.q("SELECT id, slug, name, aliases FROM games WHERE aliases != '[]'"):

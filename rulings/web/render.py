@@ -78,7 +78,8 @@ def render_blocks(
     """
     out: list[str] = []
     open_list: str | None = None
-    for block in blocks:
+    prepared = inline.loads([block.inline_cased if cased and block.inline_cased else block.inline for block in blocks])
+    for block, (value, paragraphs) in zip(blocks, prepared, strict=True):
         kind = "ol" if block.kind == "step" else "ul" if block.kind == "bullet" else None
         if open_list and kind != open_list:
             out.append(f"</{open_list}>")
@@ -86,18 +87,19 @@ def render_blocks(
         if kind and not open_list:
             out.append(f"<{kind}>")
             open_list = kind
-        out.append(_block_html(block, links, id_prefix, asked, cased))
+        out.append(_block_html(block, value, paragraphs, links, id_prefix, asked))
     if open_list:
         out.append(f"</{open_list}>")
     return "\n".join(out)
 
 
-def _block_html(block: BlockRow, links: Links | None, id_prefix: str, asked: str | None, cased: bool) -> str:
+def _block_html(
+    block: BlockRow, value: str | None, paragraphs: list, links: Links | None, id_prefix: str, asked: str | None
+) -> str:
     attrs = f' id="{escape(id_prefix + block.anchor)}"'
     classes = [f"depth-{block.depth}"] if block.depth else []
     if asked and block.number == asked:
         classes.append("asked")
-    value, paragraphs = inline.loads(block.inline_cased if cased and block.inline_cased else block.inline)
     if value is not None:
         attrs += f' value="{value}"'
     seen: set[str] = set()  # a term is linked once per block, at its first mention
