@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/python bench/search_quality.py
 	$(BIN)/python bench/search_latency.py
 	$(BIN)/python bench/page_render.py
+	$(BIN)/python bench/page_instructions.py
 	$(BIN)/python bench/http_load.py --compare
 	$(BIN)/python bench/http_load.py --clients 8 --seconds 20
 	$(BIN)/python bench/http_load.py --clients 16 --seconds 20 --rebuild-at 10

@@ -23,10 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
-from common import ROOT, Settings, build
+from common import ROOT, Settings, build, checkout_of
 
 from rulings.builds import current_build
 
@@ -42,18 +41,6 @@ def build_in_process(corpus: Path, runs: int) -> None:
         f"full build of {corpus}: median {statistics.median(seconds):.2f} s "
         f"(min {min(seconds):.2f} s, max {max(seconds):.2f} s, {len(seconds)} runs); counts {report.counts}"
     )
-
-
-@contextmanager
-def checkout_of(revision: str):
-    """A temporary worktree of ``revision`` (removed afterwards)."""
-    folder = Path(tempfile.mkdtemp(prefix="rulings-rev-")) / "checkout"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(folder), revision], check=True)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=False)
-        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 def timed_build(code: Path, corpus: Path) -> dict:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +23,18 @@ def built_store(corpus: Path = ROOT / "corpus") -> tuple[Store, Path]:
     store_dir = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
     report = build(Settings.resolve(corpus, store_dir), progress=lambda _: None)
     return Store(report.build), report.build
+
+
+@contextmanager
+def checkout_of(revision: str):
+    """A temporary git worktree of ``revision`` (removed afterwards), for benchmarks side by side with it."""
+    folder = Path(tempfile.mkdtemp(prefix="rulings-rev-")) / "checkout"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(folder), revision], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=False)
+        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 def timed(fn, repeat: int, clock=time.perf_counter) -> list[float]:
