@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tomllib
 import traceback
 from pathlib import Path
 
@@ -198,6 +199,9 @@ def built_searcher(corpus: Path, store: Path, slug: str, toml: str, files: dict[
 
 MAGIC_DOCS = SHARED / "corpora" / "magic-the-gathering" if SHARED is not None else None
 MAGIC_MANIFEST = ROOT / "docs" / "corpora" / "magic-the-gathering" / "game.toml"
+# The editions the shipped game names, in its order: ../shared holds more of them (86 since 2003), and
+# tests of the shipped game read the ones its manifest lists, never whatever the folder holds.
+MAGIC_EDITIONS = [doc["file"] for doc in tomllib.loads(MAGIC_MANIFEST.read_text("utf-8"))["documents"]]
 
 
 def magic_corpus(root: Path, editions: int = 7) -> Path:

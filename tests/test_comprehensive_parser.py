@@ -13,7 +13,7 @@ from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers import parse, parser_for
 from rulings.ingest.source import read_source
 
-from .conftest import text_source
+from .conftest import MAGIC_EDITIONS, text_source
 from .shared import SHARED
 
 FIXTURE = """Tiny Game Comprehensive Rules
@@ -180,16 +180,17 @@ def test_fixture_glossary_front_and_back_matter(fixture_doc):
     assert min(line for e in doc.entries for line in e.lines if e.name != "Introduction") > 20
 
 
-# The seven published editions, byte-identical (BOMs, one UTF-16 BE, CRLF and CR-only line ends).
+# The seven editions of the shipped game, byte-identical (BOMs, one UTF-16 BE, CRLF and CR-only line ends).
 
 MAGIC = SHARED / "corpora" / "magic-the-gathering" if SHARED else None
-EDITIONS = sorted(p.name for p in MAGIC.glob("comprehensive-rules-*.txt")) if MAGIC else []
+EDITIONS = MAGIC_EDITIONS if MAGIC else []
 needs_magic = pytest.mark.needs_shared
 
 
 @needs_magic
 def test_the_seven_editions_are_there():
-    assert len(EDITIONS) == 7, f"expected the seven published editions in {MAGIC}"
+    assert len(EDITIONS) == 7
+    assert all((MAGIC / file).is_file() for file in EDITIONS), f"expected the shipped game's editions in {MAGIC}"
 
 
 def spec(file: str) -> DocumentSpec:
