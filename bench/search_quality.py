@@ -3,9 +3,11 @@
 The question set is scored per game and per kind, its held-out quarter (tests/evalfiles.py) apart.
 Questions of games the corpus lacks (Magic, unless built from ``make corpus-magic``) are left out.
 
-Usage: python bench/search_quality.py [--corpus DIR] [--list] [--other.tsv]
+Usage: python bench/search_quality.py [--corpus DIR] [--list] [--blind dev|test]
   --corpus var/corpus-magic   the bundled games and Magic (make corpus-magic first)
   --list                      every question with its rank and top hit
+  --blind dev                 also the blind set's development half (tests/data/search-blind.tsv);
+                              "test" reports its test half: run that once, at the end, never to tune
 """
 
 import argparse
@@ -14,7 +16,7 @@ from pathlib import Path
 from common import ROOT, built_store
 
 from rulings.index.search import Searcher
-from tests.evalfiles import Score, dev_cases, question_cases, score
+from tests.evalfiles import Score, blind_cases, dev_cases, question_cases, score
 from tests.shared import require_shared
 
 
@@ -35,6 +37,7 @@ if __name__ == "__main__":
     options.add_argument("--corpus", type=Path, default=ROOT / "corpus")
     options.add_argument("--list", action="store_true")
     options.add_argument("--dev", default="search-dev.tsv", help="a sample in ../shared/eval")
+    options.add_argument("--blind", choices=("dev", "test"), help="a half of the blind set (test: once, at the end)")
     args = options.parse_args()
     require_shared()
     store, build = built_store(args.corpus)
@@ -51,6 +54,15 @@ if __name__ == "__main__":
     table("  by game", questions.by(lambda c: c.game))
     table("  by kind", questions.by(lambda c: c.kind))
     table("  tuning / held out", questions.by(lambda c: "held out" if c.held_out else "tuning"))
+    if args.blind:
+        blind = score(searcher, blind_cases(args.blind, games))
+        if args.list:
+            listing(blind)
+        table(f"search-blind.tsv ({args.blind} half)", {"all": blind})
+        table("  by game", blind.by(lambda c: c.game))
+        table("  by kind", blind.by(lambda c: c.kind))
+        n = len(blind.scored)
+        print(f"\nblind {args.blind} hit@3 = {blind.hit3:.3f}   MRR@10 = {blind.mrr:.3f}   ({n} questions)")
     print(f"\nsearch-dev hit@3 = {dev.hit3:.3f}   MRR@10 = {dev.mrr:.3f}")
     count = len(questions.scored)
     print(f"questions hit@3 = {questions.hit3:.3f}   MRR@10 = {questions.mrr:.3f}   ({count} questions)")
