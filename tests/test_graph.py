@@ -186,17 +186,24 @@ def test_versions_are_read_once_and_each_caller_gets_its_own_list(store):
     assert [v.label for v in again][:2] == ["1.0", "1.1"]
 
 
-def test_referrers_are_the_other_terms_with_an_edge_to_a_term_by_name(store):
+def test_referrers_are_the_other_terms_with_an_edge_to_a_term_by_name_then(store):
+    """At each version, the terms with an edge holding then, each once, by the name it had then."""
     kinds = ("mentions", "see-also", "redirect")
     checked = 0
     for game in store.games():
         terms = {t.id: t for t in store.terms(game, ("entry", "keyword", "section", "rule"))}
-        edges = store.q("SELECT src_id, dst_id, kind FROM edges WHERE game_id = ?", game.id)
-        for term in terms.values():
-            sources = {src for src, dst, kind in edges if dst == term.id and kind in kinds and src != term.id}
-            expected = sorted((terms[s].name, s) for s in sources)
-            assert store.referrers(term, kinds) == [(terms[s].slug, name) for name, s in expected]
-            checked += bool(sources)
+        edges = store.q("SELECT src_id, dst_id, kind, since, until, src_name FROM edges WHERE game_id = ?", game.id)
+        for version in store.versions(game):
+            at = version.ordinal
+            for term in terms.values():
+                held: dict[int, set[str]] = {}
+                for src, dst, kind, since, until, name in edges:
+                    if dst == term.id and kind in kinds and src != term.id and since <= at and (until or at + 1) > at:
+                        held.setdefault(src, set()).add(name)
+                assert all(len(names) == 1 for names in held.values())  # one revision of a source at a time
+                expected = sorted((min(names), src) for src, names in held.items())
+                assert store.referrers(term, kinds, at) == [(terms[s].slug, name) for name, s in expected]
+                checked += bool(held)
     assert checked > 50
 
 
@@ -215,7 +222,8 @@ def assert_sheets_read_as_the_single_reads(store):
             assert len(statements) == 1 and sheet.term == term
             revisions = store.revisions(term)
             assert sheet.revisions == revisions and sheet.names == store.names(term)
-            assert sheet.referrers == store.referrers(term, kinds)
+            last = revisions[-1].ordinal
+            assert sheet.referrers(last) == store.referrers(term, kinds, last)
             assert sheet.ruling_ids == [r["id"] for r in store.rulings_about(term)]
             assert sheet.blocks == {r.id: store.blocks(r.id) for r in revisions}
             assert sheet.subdefs == {r.id: store.subdefs(r.id) for r in revisions}
@@ -223,7 +231,7 @@ def assert_sheets_read_as_the_single_reads(store):
             seen["names"] += len(sheet.names) > 1
             seen["blocks"] += any(len(b) > 1 for b in sheet.blocks.values())
             seen["subdefs"] += any(len(s) > 1 for s in sheet.subdefs.values())
-            seen["referrers"] += len(sheet.referrers) > 1
+            seen["referrers"] += len(sheet.referrers(last)) > 1
             seen["rulings"] += len(sheet.ruling_ids) > 1
     return seen
 
@@ -245,7 +253,7 @@ def test_a_term_sheet_of_every_magic_rule_and_edition(magic_store):
 def test_a_term_page_lists_what_refers_to_it_as_links(client, store):
     game = store.game("marvel-champions")
     term, _ = store.term_by_slug(game, "attack")
-    listed = store.referrers(term, ("mentions", "see-also", "redirect"))
+    listed = store.referrers(term, ("mentions", "see-also", "redirect"), store.versions(game)[-1].ordinal)
     html = client.get("/marvel-champions/terms/attack").get_data(as_text=True)
     section = html.split("<h2>Referenced by</h2>", 1)[1].split("</section>", 1)[0]
     links = [f'<li><a class="term" href="/marvel-champions/terms/{slug}">{name}</a></li>' for slug, name in listed]

@@ -361,7 +361,8 @@ def test_a_see_entry_shows_the_definition_it_points_at_rendered_once_per_build_a
         game = loaded.store.game("marvel-champions")
         term, _ = loaded.store.term_by_slug(game, "crisis-icon")
         revision = loaded.store.revisions(term)[-1]
-        assert views.pointed_definition(game, revision, None) == next(iter(kept.values()))  # as rendered afresh
+        latest = loaded.store.versions(game)[-1]
+        assert views.pointed_definition(game, revision, None, latest) == next(iter(kept.values()))  # afresh
 
 
 def test_security_headers_a_response_sets_itself_are_kept_once():

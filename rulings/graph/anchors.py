@@ -5,7 +5,8 @@ must show the same words in every build, and the paragraph a later version revis
 anchor. Anchors are assigned term by term, revision by revision in version order, each from the
 revisions before it only, so adding a later version never changes an earlier anchor:
 
-* a numbered rule's anchor is its number (``702.19b``);
+* a numbered rule's anchor is its number (``702.19b``), and its *thread* names the subrule across
+  revisions whatever its number (``lineage.threads``: a subrule renumbered or re-lettered keeps it);
 * a block that opens a sub-definition takes the slug of its name (``overkill``, ``uses-x-type``),
   the same anchor for that name in every revision;
 * any other block inherits the anchor of the block it continues in the previous revision (the same
@@ -20,6 +21,7 @@ import re
 from ..ingest.model import Block
 from ..text import comparable, name_key, slugify, words
 from .identity import Term
+from .lineage import thread_numbered
 from .merge import MATCH, revises
 
 FIRST_WORDS = 4
@@ -55,7 +57,9 @@ def assign_anchors(term: Term) -> None:
     """Give every block of every revision of ``term`` its anchor (see module docstring)."""
     book = _Anchors()
     previous: list[Block] = []
+    threads: set[str] = set()
     for revision in term.revisions:
+        thread_numbered(revision.blocks, previous, threads)
         here: set[str] = set()
         for block in revision.blocks:
             block.anchor = None

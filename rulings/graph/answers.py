@@ -106,6 +106,7 @@ def suggestions(store: Store, game: Game, name: str, limit: int = 5) -> list[str
     return out[:limit]
 
 
+NUMBERED_TITLE = re.compile(r"^\d+(?:\.\d+)?\.\s+(\S.*)$")  # a section or rule named with its number
 NEAR = 0.85  # how alike (difflib ratio of name keys) a typo and the name it misses are
 CLEAR = 0.05  # ... and how much less alike the next other term must be for the miss to be unambiguous
 
@@ -132,14 +133,20 @@ def resolve_term(store: Store, game: Game, name: str, ordinal: int | None = None
     """(term, anchor, note) for a name: any of the term's names (those it had at the version with ``ordinal``
     first), or an unambiguous near miss answered with a note; else the ``unknown-term`` answer."""
     term, anchor = store.find_term(game, name, ordinal)
+    if term is None and (titled := NUMBERED_TITLE.match(name.strip())):  # "702. Keyword Abilities": by its title
+        term, anchor = store.find_term(game, titled.group(1), ordinal)
     if term is not None:
         return term, anchor, None
     near = near_miss(store, game, name)
     if near is not None:
+        shown = near.name  # named as it was at the version asked, never by a later name
+        if ordinal is not None:
+            then, _ = in_force(store.revisions(near), ordinal)
+            shown = then.name if then is not None else shown
         return (
             near,
             None,
-            f"No term is named \u201c{name}\u201d; this is \u201c{near.name}\u201d, the one name it is close to.",
+            f"No term is named \u201c{name}\u201d; this is \u201c{shown}\u201d, the one name it is close to.",
         )
     raise Unanswerable("unknown-term", f"no term {name!r} in {game.name}", suggestions=suggestions(store, game, name))
 
@@ -185,21 +192,23 @@ def not_defined(term: TermRow, target: VersionRow, revisions: list[RevisionRow])
     return Unanswerable("not-defined", f"{name} is not defined in version {target.label}{since}", **extra)
 
 
-def resolved_definition(store: Store, game: Game, revision: RevisionRow) -> dict | None:
-    """For an entry that only says "See: Keywords": the definition it points to, as of that version."""
+def resolved_definition(store: Store, game: Game, revision: RevisionRow, ordinal: int | None = None) -> dict | None:
+    """For an entry that only says "See: Keywords": the definition it points to, as of the version with
+    ``ordinal`` (default: the revision's own), never as of the edition that first printed the pointer."""
+    at = revision.ordinal if ordinal is None else ordinal
     for target_name in revision.redirect:
         base, qualifier = split_qualifier(target_name)
-        target, _ = store.find_term(game, target_name, revision.ordinal)
+        target, _ = store.find_term(game, target_name, at)
         anchor_name = revision.name
         if target is None and qualifier:
-            target, _ = store.find_term(game, base, revision.ordinal)
+            target, _ = store.find_term(game, base, at)
             anchor_name = qualifier
         if target is None:
             continue
-        for sub in _subdefs_at(store, target, revision.ordinal):
+        for sub in _subdefs_at(store, target, at):
             if name_key(sub["name"]) == name_key(anchor_name) or base_key(sub["name"]) == name_key(anchor_name):
                 return {"term": target, "anchor": sub["anchor"], "name": sub["name"], "text": sub["text"]}
-        target_revision, _ = in_force(store.revisions(target), revision.ordinal)
+        target_revision, _ = in_force(store.revisions(target), at)
         if target_revision is not None and len(revision.redirect) == 1:
             return {"term": target, "anchor": None, "name": target_revision.name, "text": target_revision.text}
     return None
@@ -274,15 +283,15 @@ def pin(target: VersionRow) -> str | None:
 def _answer(store, game, term, anchor, target, current: RevisionRow, after, revisions) -> dict:
     notes = list(current.notes)
     text, shown_name, url = current.text, current.name, urls.term(game.slug, term.slug, pin(target), anchor)
-    if term.number:
-        url = urls.rule(game.slug, term.number, pin(target))
+    if current.number:  # a rule asked by its name: it lives at the number the version prints it under
+        url = urls.rule(game.slug, current.number, pin(target))
     if anchor:  # a sub-definition asked for by name ("Stunned")
         sub = store.subdef_text(term.id, anchor, target.ordinal)
         if sub:
             text, shown_name = sub["text"], sub["name"]
             notes.insert(0, f"{sub['name']} is defined under {current.name}.")
     elif not current.text.strip() and current.redirect:
-        found = resolved_definition(store, game, current)
+        found = resolved_definition(store, game, current, target.ordinal)
         if found:
             text = found["text"]
             notes.insert(

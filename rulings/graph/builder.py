@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from importlib import resources
@@ -16,7 +17,7 @@ from ..text import comparable, fold, is_all_caps, name_key, slugify, split_quali
 from . import inline
 from .citations import rule_references
 from .history import Assembly
-from .identity import Term, name_rank
+from .identity import Revision, Term, name_rank
 from .mentions import Linker, game_linker
 from .state import VERSIONED
 from .store import DECK_KINDS
@@ -169,8 +170,10 @@ def write_versions(writer: Writer, versions: list[Version]) -> None:
 
 
 def term_slug_candidates(term: Term) -> list[str]:
-    if term.number:
-        return [f"rule {term.number}"]
+    first = term.revisions[0].number if term.revisions else None
+    if first or term.number:  # the number it was first printed under (a later one never moves it), then its
+        # version: "rule-719-2" would read as rule 719.2
+        return [f"rule {first or term.number}", f"rule {first or term.number} {term.revisions[0].version}"]
     path = term.path[-1] if term.path else ""
     candidates = [term.names[0], f"{path} {term.names[0]}"]
     if term.lineage != VERSIONED:  # a player aid's "Player Turn" is not the glossary's
@@ -201,8 +204,26 @@ def write_terms(writer: Writer, terms: list[Term]) -> None:
         writer.terms[id(term)] = writer.cur.lastrowid
 
 
+NUMBERED_NAME = re.compile(r"^(?:Rule \d+(?:\.\d+[a-z]*)?|\d+(?:\.\d+)?\.\s+(.+))$")
+
+
+def _title_only(name: str) -> str | None:
+    """A numbered rule or section goes by its title alone ("702. Keyword Abilities" -> "Keyword Abilities"),
+    an untitled rule ("Rule 100.1") by none: numbers move between editions and are looked up as numbers."""
+    match = NUMBERED_NAME.match(name)
+    return name if match is None else match.group(1)
+
+
 def _name_rows(term: Term, ordinals: dict[str, int]) -> list[tuple[int, str, str]]:
     """(ordinal of the version it appeared in, name, how) for every name of a term."""
+    rows = _all_name_rows(term, ordinals)
+    if term.number is None:
+        return rows
+    titled = [(ordinal, _title_only(name), how) for ordinal, name, how in rows]
+    return [(ordinal, name, how) for ordinal, name, how in titled if name]
+
+
+def _all_name_rows(term: Term, ordinals: dict[str, int]) -> list[tuple[int, str, str]]:
     first = ordinals[term.revisions[0].version]
     rows = [(first, name, "name" if i == 0 else "alias") for i, name in enumerate(term.names)]
     rows += [(ordinals[version], name, "alias") for name, version in term.later_names]
@@ -265,7 +286,7 @@ def write_revisions(writer: Writer, terms: list[Term]) -> None:
         for revision in term.revisions:
             writer.cur.execute(
                 "INSERT INTO revisions (term_id, version_id, ordinal, name, text, summary, change, complete, inferred, "
-                "source, see_also, redirect, notes, supersedes_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "source, see_also, redirect, notes, supersedes_id, number) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     tid,
                     writer.versions[revision.version],
@@ -281,12 +302,17 @@ def write_revisions(writer: Writer, terms: list[Term]) -> None:
                     _json(revision.redirect),
                     _json(revision.notes),
                     supersedes_id,
+                    revision.number,
                 ),
             )
             revision_id = supersedes_id = writer.cur.lastrowid  # the next revision supersedes this one
             writer.cur.executemany(
-                "INSERT INTO blocks (revision_id, position, anchor, kind, depth, number, text) VALUES (?,?,?,?,?,?,?)",
-                [(revision_id, i, b.anchor, b.kind, b.depth, b.number, b.text) for i, b in enumerate(revision.blocks)],
+                "INSERT INTO blocks (revision_id, position, anchor, kind, depth, number, thread, text) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                [
+                    (revision_id, i, b.anchor, b.kind, b.depth, b.number, b.thread, b.text)
+                    for i, b in enumerate(revision.blocks)
+                ],
             )
             writer.cur.executemany(
                 "INSERT INTO subdefs (revision_id, term_id, name, key, anchor, text) VALUES (?,?,?,?,?,?)",
@@ -306,38 +332,75 @@ def write_contents(writer: Writer, versions: list[Version]) -> None:
         )
 
 
+Span = tuple[int, int | None]  # ordinals [since, until): until None is open (still in force)
+
+
+def revision_spans(term: Term, ordinals: dict[str, int]) -> list[tuple[Span, Revision]]:
+    """Each revision of a term in force (not a removal) with the versions it holds for."""
+    out = []
+    for revision, after in zip(term.revisions, [*term.revisions[1:], None], strict=True):
+        if not revision.removed:
+            out.append(((ordinals[revision.version], ordinals[after.version] if after else None), revision))
+    return out
+
+
+def overlap(a: Span, b: Span) -> Span | None:
+    since = max(a[0], b[0])
+    until = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
+    return (since, until) if until is None or since < until else None
+
+
 def write_edges(writer: Writer, terms: list[Term], linker: Linker) -> None:
-    """See-also, redirect, part-of, mentions and cites, from each term's latest text."""
+    """See-also, redirect, part-of, mentions and cites between terms, each over the versions it holds for
+    (``since``, ``until``): a text links what is in force beside it, so a page pinned to a version lists
+    the terms that referred to it then, and an edition added later never changes that list."""
     conn, game_id = writer.conn, writer.game_id
     by_slug = {term.slug: writer.term_id(term) for term in terms}
+    spans = {writer.term_id(t): [span for span, _ in revision_spans(t, writer.ordinals)] for t in terms}
     numbers = rule_numbers(writer, terms)
-    edges = set()
+    found: dict[str, set] = {}  # text -> what it mentions (the same text in many revisions is read once)
+    edges: dict[tuple, Span] = {}
+
+    def add(source: Span, src: int, dst: int | None, kind: str, anchor: str | None, name: str) -> None:
+        if not dst or dst == src:
+            return
+        for held in spans.get(dst, []):
+            both = overlap(source, held)
+            if both is not None:
+                edges[(src, dst, kind, anchor, both[0], name)] = both
+
     for term in terms:
         tid = writer.term_id(term)
-        latest = next(r for r in reversed(term.revisions) if not r.removed or r is term.revisions[0])
-        for kind, names in (("see-also", latest.see_also), ("redirect", latest.redirect)):
-            for name in names:
-                target, anchor = resolve_reference(conn, game_id, name, term.name)
-                if target and target != tid:
-                    edges.add((tid, target, kind, anchor))
+        for source, revision in revision_spans(term, writer.ordinals):
+            for kind, names in (("see-also", revision.see_also), ("redirect", revision.redirect)):
+                for name in names:
+                    target, anchor = resolve_reference(conn, game_id, name, term.name)
+                    add(source, tid, target, kind, anchor, revision.name)
+            text = blocks_markdown(revision.blocks)
+            if text not in found:
+                found[text] = linker.targets_in(text)
+            for target in found[text]:
+                add(source, tid, by_slug.get(target.slug), "mentions", target.anchor, revision.name)
+            for _, _, number in rule_references(text):
+                for held, rule, anchor in numbers.get(number, ()):
+                    both = overlap(source, held)
+                    if both is not None:
+                        add(both, tid, rule, "cites", anchor, revision.name)
         if term.path:
             parent = _find(conn, game_id, term.path[-1])
-            if parent and parent != tid:
-                edges.add((tid, parent, "part-of", None))
-        text = blocks_markdown(latest.blocks)
-        for found in linker.targets_in(text):
-            target = by_slug.get(found.slug)
-            if target and target != tid:
-                edges.add((tid, target, "mentions", found.anchor))
-        for _, _, number in rule_references(text):
-            rule, anchor = numbers.get(number, (None, None))
-            if rule and rule != tid:
-                edges.add((tid, rule, "cites", anchor))
+            first = (writer.ordinals[term.revisions[0].version], None)
+            add(first, tid, parent, "part-of", None, term.name)
     writer.cur.executemany(
-        "INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor) VALUES (?,?,?,?,?)",
-        # A term mentioned both as itself and by a sub-definition keeps one edge: the first in full order
-        # (the whole term's), never the first a set happened to yield (that changed with the hash seed).
-        [(game_id, *edge) for edge in sorted(edges, key=lambda e: (e[0], e[1], e[2], e[3] or ""))],
+        "INSERT OR IGNORE INTO edges (game_id, src_id, dst_id, kind, anchor, since, until, src_name) "
+        "VALUES (?,?,?,?,?,?,?,?)",
+        # A term mentioned both as itself and by a sub-definition keeps one edge a span: the first in full
+        # order (the whole term's), never the first a set happened to yield (that changed with the hash seed).
+        [
+            (game_id, src, dst, kind, anchor, since, until, name)
+            for (src, dst, kind, anchor, since, name), (_, until) in sorted(
+                edges.items(), key=lambda e: (e[0][0], e[0][1], e[0][2], e[0][4], e[0][3] or "")
+            )
+        ],
     )
 
 
@@ -368,17 +431,18 @@ def write_inline(writer: Writer, linker: Linker) -> None:
     )
 
 
-def rule_numbers(writer: Writer, terms: list[Term]) -> dict[str, tuple[int, str | None]]:
-    """Every rule number a text may cite -> (the term holding it, the anchor inside it, if a subrule)."""
-    out: dict[str, tuple[int, str | None]] = {}
+def rule_numbers(writer: Writer, terms: list[Term]) -> dict[str, list[tuple[Span, int, str | None]]]:
+    """Every rule number a text may cite -> who prints it when: (versions, the term, the anchor inside it
+    if a subrule). Numbers move between editions, so a citation means the rule of that number then."""
+    out: dict[str, list[tuple[Span, int, str | None]]] = {}
     for term in terms:
         tid = writer.term_id(term)
-        for revision in term.revisions:
+        for span, revision in revision_spans(term, writer.ordinals):
+            if revision.number:
+                out.setdefault(revision.number, []).append((span, tid, None))
             for block in revision.blocks:
-                if block.number:
-                    out.setdefault(block.number, (tid, block.anchor))
-        if term.number:
-            out[term.number] = (tid, None)
+                if block.number and block.number != revision.number:
+                    out.setdefault(block.number, []).append((span, tid, block.anchor))
     return out
 
 

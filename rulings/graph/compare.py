@@ -88,7 +88,7 @@ def effective_text(
         sub = store.subdef_text(term.id, anchor, version.ordinal)
         return (sub["text"] if sub else ""), revision
     if not revision.text.strip() and revision.redirect:
-        found = resolved_definition(store, game, revision)
+        found = resolved_definition(store, game, revision, version.ordinal)
         if found:
             return found["text"], revision
     return revision.text, revision
@@ -109,8 +109,11 @@ def diff(store: Store, game_slug: str, name: str, start: str, end: str) -> dict:
 
 
 def _rule_diff(store: Store, game: Game, number: str, a: VersionRow, b: VersionRow) -> dict:
-    located = rules.locate(store, game, number)
-    assert located is not None
+    """The rule printed under ``number`` at the end of the range (else at its start), followed back
+    through its renumberings."""
+    located = rules.locate(store, game, number, b.ordinal) or rules.locate(store, game, number, a.ordinal)
+    if located is None:
+        raise rules.not_here(store, game, number, b)
     steps = rules.history(store, located)
     old, _ = rules.step_at(steps, a.ordinal)
     new, _ = rules.step_at(steps, b.ordinal)

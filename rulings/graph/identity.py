@@ -41,6 +41,7 @@ class Revision:
     redirect: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     inferred: bool = False
+    number: str | None = None  # the number this version prints a numbered rule or section under
 
     @property
     def removed(self) -> bool:
@@ -61,7 +62,7 @@ class Term:
     former: list[str] = field(default_factory=list)  # names before a rename
     spellings: list[str] = field(default_factory=list)
     later_names: list[tuple[str, str]] = field(default_factory=list)  # (alias, version) a later edition added
-    number: str | None = None  # a numbered rule or section ("702.19"): its identity
+    number: str | None = None  # a numbered rule or section: its number in the latest edition that has it
     series: set[str] = field(default_factory=set)  # the snapshot series whose editions hold it
     slug: str = ""
 

@@ -302,6 +302,7 @@ def game_linker(conn: sqlite3.Connection, game_id: int, ordinal: int | None = No
     rows = conn.execute(
         "SELECT n.name, t.slug, t.name, t.kind, t.lineage, t.id FROM term_names n "
         "JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? AND n.how IN ('name', 'alias') AND t.kind != 'rule' "
+        "AND t.number IS NULL "
         "AND (? IS NULL OR (n.since <= ? AND (SELECT r.change FROM revisions r WHERE r.term_id = t.id "
         "AND r.ordinal <= ? ORDER BY r.ordinal DESC LIMIT 1) != 'removed')) "
         "ORDER BY n.rank, t.id",

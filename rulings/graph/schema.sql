@@ -48,7 +48,7 @@ CREATE TABLE terms (
     slug TEXT NOT NULL,
     name TEXT NOT NULL,                      -- current display name
     kind TEXT NOT NULL,                      -- entry | keyword | section | rule
-    number TEXT,                             -- a numbered rule or section ("702.19", "702"): its identity
+    number TEXT,                             -- a numbered rule or section: its number in the latest edition having it
     path TEXT NOT NULL DEFAULT '[]',         -- enclosing sections, JSON list
     document_id INTEGER NOT NULL REFERENCES documents(id),
     line INTEGER NOT NULL,
@@ -104,8 +104,10 @@ CREATE TABLE revisions (
     redirect TEXT NOT NULL DEFAULT '[]',
     notes TEXT NOT NULL DEFAULT '[]',
     supersedes_id INTEGER REFERENCES revisions(id),
+    number TEXT,                             -- the number this version prints a numbered rule or section under
     UNIQUE (term_id, version_id)
 );
+CREATE INDEX revisions_number ON revisions(number) WHERE number IS NOT NULL;
 
 -- A revision's text as blocks (paragraphs, bullets, steps, numbered rules) with their anchors.
 CREATE TABLE blocks (
@@ -115,6 +117,7 @@ CREATE TABLE blocks (
     kind TEXT NOT NULL,                      -- para | bullet | step | rule
     depth INTEGER NOT NULL DEFAULT 0,
     number TEXT,                             -- a numbered rule's number ("702.19b")
+    thread TEXT,                             -- a numbered block's lineage in its term, whatever its number
     text TEXT NOT NULL,
     inline TEXT,                             -- the text prepared for pages (graph/inline.py), JSON
     inline_cased TEXT,                       -- the same in sentence case, for a revision written in ALL CAPS
@@ -143,14 +146,18 @@ CREATE INDEX subdefs_key ON subdefs(key);
 CREATE INDEX subdefs_term ON subdefs(term_id);
 CREATE INDEX subdefs_revision ON subdefs(revision_id);  -- a revision's sub-definitions (pages, the index)
 
--- see-also | redirect | part-of | mentions | cites (a rule number), between terms, as of the latest text.
+-- see-also | redirect | part-of | mentions | cites (a rule number), between terms, over the versions they
+-- hold for: ordinals [since, until), until NULL while the text that makes the edge is in force.
 CREATE TABLE edges (
     game_id INTEGER NOT NULL REFERENCES games(id),
     src_id INTEGER NOT NULL REFERENCES terms(id),
     dst_id INTEGER NOT NULL REFERENCES terms(id),
     kind TEXT NOT NULL,
     anchor TEXT,
-    PRIMARY KEY (src_id, dst_id, kind)
+    since INTEGER NOT NULL,
+    until INTEGER,
+    src_name TEXT NOT NULL,                  -- what the source was called then
+    PRIMARY KEY (src_id, dst_id, kind, since)
 );
 CREATE INDEX edges_dst ON edges(dst_id, kind);
 CREATE INDEX edges_game ON edges(game_id);

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..ingest.model import ChangelogEntry, Entry, blocks_markdown
 from ..text import comparable, containment, name_key, split_names
 from .identity import Revision, Term
+from .lineage import continuations, heading_words
 from .merge import ABSORB
 from .state import VERSIONED, State
 from .timeline import Delta, Snapshot, Version, version_key
@@ -68,14 +69,15 @@ def _glossary(kind: str) -> bool:
     return kind not in ("section", "rule")
 
 
-def match(state: State, entry: Entry, version: str, taken: set[int]) -> Term | None:
-    """The term an edition's entry continues: by number, declared rename, then its names (first name first).
+def match(state: State, entry: Entry, version: str, taken: set[int], continued: dict[int, Term]) -> Term | None:
+    """The term an edition's entry continues: a numbered entry by lineage (``continued``, from
+    ``lineage.continuations``), any other by declared rename, then its names (first name first).
 
-    Numbered entries are identified by their number alone. A term already matched by another entry
-    of this edition is never matched twice, and glossary entries and sections never merge.
+    A term already matched by another entry of this edition is never matched twice, and glossary
+    entries and sections never merge.
     """
     if entry.number:
-        term = state.numbers.get(entry.number)
+        term = continued.get(id(entry))
         return term if term is not None and id(term) not in taken else None
 
     def usable(term: Term) -> bool:
@@ -96,7 +98,9 @@ def match(state: State, entry: Entry, version: str, taken: set[int]) -> Term | N
 
 
 def same_text(revision: Revision, new: Revision) -> bool:
-    """Would ``new`` say nothing ``revision`` does not (name, text, links), formatting aside?"""
+    """Would ``new`` say nothing ``revision`` does not (number, name, text, links), formatting aside?"""
+    if revision.number != new.number:
+        return False
     old_text, new_text = blocks_markdown(revision.blocks), blocks_markdown(new.blocks)
     if (revision.name, old_text, revision.see_also, revision.redirect) == (
         new.name,
@@ -113,13 +117,28 @@ def same_text(revision: Revision, new: Revision) -> bool:
     )
 
 
+def retitled(previous: Revision, new: Revision) -> bool:
+    """Whether a term's name changed, not just the number a numbered rule or section's name carries."""
+    if previous.number and new.number:
+        return heading_words(previous.name, previous.number) != heading_words(new.name, new.number)
+    return comparable(new.name) != comparable(previous.name)
+
+
+def renumbered_only(previous: Revision, new: Revision) -> bool:
+    """A numbered rule printed under another number with the same title and words, formatting aside."""
+    if previous.number == new.number or retitled(previous, new) or len(previous.blocks) != len(new.blocks):
+        return False
+    return all(comparable(a.text) == comparable(b.text) for a, b in zip(previous.blocks, new.blocks, strict=True))
+
+
 def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
     """A later edition: revise, introduce and remove terms of its series (see module docstring)."""
     label, title = snapshot.label, snapshot.spec.title
     taken: set[int] = set()
     contents: list[Term] = []
+    continued = continuations(state.numbered(), snapshot.doc.entries)
     for entry in snapshot.doc.entries:
-        term = match(state, entry, label, taken)
+        term = match(state, entry, label, taken, continued)
         held = state.held_elsewhere(term, entry, snapshot)
         if held is not None:  # a document of higher precedence gives this term its text
             state.also(held, snapshot, entry)
@@ -174,10 +193,12 @@ def _replace(
     state: State, term: Term, new: Revision, known: Knowledge, keys: set[str], title: str, previous: Revision
 ) -> None:
     label = new.version
-    new.change = "replaced"
-    if comparable(new.name) != comparable(previous.name) and previous.name not in term.former:
+    new.change = "renumbered" if renumbered_only(previous, new) else "replaced"
+    if retitled(previous, new) and previous.name not in term.former:
         term.former.append(previous.name)  # a declared rename, or a numbered rule with a new title
         state.index.add(term, previous.name, "former")
+    if previous.number != new.number:
+        new.notes.append(f"Numbered {previous.number} until {previous.version}; {new.number} from {label}.")
     if known.change_known(keys):
         new.notes.append(f"Text of {title} {label}.")
     else:
@@ -219,8 +240,9 @@ def first_edition(state: State, snapshot: Snapshot, known: Knowledge, earlier: l
     changed = known.changed | (set(known.listed) - known.added)
     taken: set[int] = set()
     contents: list[Term] = []
+    continued = continuations(state.numbered(), snapshot.doc.entries) if state.order else {}
     for entry in snapshot.doc.entries:
-        term = match(state, entry, label, taken) if state.order else None
+        term = match(state, entry, label, taken, continued) if state.order else None
         held = state.held_elsewhere(term, entry, snapshot)
         if held is not None:  # the same term in a document of higher precedence: one term, this text a source
             state.also(held, snapshot, entry)

@@ -39,7 +39,6 @@ class State:
         self.manifest = manifest
         self.terms: list[Term] = []
         self.index = NameIndex()
-        self.numbers: dict[str, Term] = {}  # numbered rules and sections by number
         self.order: list[Term] = []  # versioned terms in document order, as of the version being walked
         self.series_now: str | None = None  # the series of the latest edition walked: what deltas amend
         self.given: dict[int, Giver] = {}  # id(term) -> the snapshot that gave the text shown
@@ -82,8 +81,6 @@ class State:
         )
         self.terms.append(term)
         self.index.add_term(term)
-        if entry.number and lineage == VERSIONED:
-            self.numbers.setdefault(entry.number, term)
         return term
 
     def add_names(self, term: Term, names: list[str], version: str) -> None:
@@ -105,6 +102,7 @@ class State:
             self.source(spec, entry.line),
             see_also=list(entry.see_also),
             redirect=list(entry.redirect),
+            number=entry.number,
         )
 
     def give(self, term: Term, revision: Revision, snapshot: Snapshot) -> Revision:
@@ -143,7 +141,13 @@ class State:
         """Append a revision that owns its blocks (anchors and patches never reach an earlier one)."""
         revision.blocks = [copy(b) for b in revision.blocks]  # blocks hold only strings: a shallow copy is enough
         term.revisions.append(revision)
+        if revision.number:
+            term.number = revision.number
         return revision
+
+    def numbered(self) -> list[Term]:
+        """The numbered rules and sections in force now (what an edition's numbered entries may continue)."""
+        return [t for t in self.order if t.number is not None and t.in_force]
 
     def place(self, term: Term) -> None:
         """Put a term a delta introduced into the document order: by name among the glossary entries."""

@@ -67,6 +67,7 @@ class RevisionRow:
     notes: list[str]
     inferred: bool = False  # no document dates the change: it happened at the latest in this version
     summary: str = ""  # the text's opening in plain words (``markup.excerpt``), made by the build
+    number: str | None = None  # the number this version prints a numbered rule or section under
 
     @property
     def removed(self) -> bool:
@@ -86,24 +87,29 @@ class BlockRow:
     text: str
     inline: str | None = None  # the text prepared for pages (graph/inline.py)
     inline_cased: str | None = None  # ... in sentence case, when the revision is written in ALL CAPS
+    thread: str | None = None  # a numbered block's lineage in its term, whatever its number
 
 
 _REVISION_COLUMNS = (
     "r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
-    "r.source, r.see_also, r.redirect, r.notes, r.inferred, r.summary"
+    "r.source, r.see_also, r.redirect, r.notes, r.inferred, r.summary, r.number"
 )
 # The same packed in a JSON array (``Store.term_sheet``): the columns holding JSON text nest as JSON, decoded
 # with the rest in one call rather than four calls a revision.
 _PACKED_REVISION_COLUMNS = (
     "r.id, r.term_id, v.label, v.date, r.ordinal, r.name, r.text, r.change, r.complete, "
-    "json(r.source), json(r.see_also), json(r.redirect), json(r.notes), r.inferred, r.summary"
+    "json(r.source), json(r.see_also), json(r.redirect), json(r.notes), r.inferred, r.summary, r.number"
 )
 _REVISION = f"SELECT {_REVISION_COLUMNS} FROM revisions r JOIN versions v ON v.id = r.version_id "
-_BLOCK_COLUMNS = "b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased"
+_BLOCK_COLUMNS = (
+    "b.revision_id, b.position, b.anchor, b.kind, b.depth, b.number, b.text, b.inline, b.inline_cased, b.thread"
+)
 _BLOCK = f"SELECT {_BLOCK_COLUMNS} FROM blocks b "
 _SUBDEF_COLUMNS = "s.id, s.name, s.anchor, s.text"
 _TERM_COLUMNS = "t.id, t.slug, t.name, t.kind, t.path, d.slug, t.line, t.lineage, t.number"
 _TERMS_FROM = "FROM terms t JOIN documents d ON d.id = t.document_id"
+# The revision ``r`` is the one of its term in force at the version whose ordinal is the next parameter.
+_IN_FORCE = "r.ordinal = (SELECT MAX(o.ordinal) FROM revisions o WHERE o.term_id = r.term_id AND o.ordinal <= ?)"
 
 
 @dataclass(frozen=True)
@@ -115,8 +121,22 @@ class TermSheet:
     names: list[tuple[str, str]]  # (name, how), as ``Store.names``
     blocks: dict[int, list[BlockRow]]  # revision id -> its blocks, in order
     subdefs: dict[int, list[dict]]  # revision id -> its sub-definitions, as ``Store.subdefs``
-    referrers: list[tuple[str, str]]  # (slug, name), as ``Store.referrers``
+    referrer_spans: list[tuple[str, str, int, int, int | None]]  # (slug, name then, id, since, until) of each edge
     ruling_ids: list[int]  # the rulings about the term
+
+    def referrers(self, ordinal: int) -> list[tuple[str, str]]:
+        """(slug, name) of the terms referring to this one at the version with this ordinal, as
+        ``Store.referrers``."""
+        return _referrers_at(self.referrer_spans, ordinal)
+
+
+def _referrers_at(spans, ordinal: int) -> list[tuple[str, str]]:
+    """One (slug, name) a referring term, by its name then: the edges holding at the version with ``ordinal``."""
+    held = {}
+    for slug, name, term_id, since, until in sorted(spans, key=lambda e: (e[1], e[2], e[3])):
+        if since <= ordinal and (until is None or until > ordinal):
+            held.setdefault(slug, (name, term_id))
+    return [(slug, name) for slug, (name, _) in sorted(held.items(), key=lambda item: item[1])]
 
 
 def _packed(expression: str, rest: str) -> str:
@@ -143,6 +163,7 @@ def _revision(row, nested: bool = False) -> RevisionRow:
         load(row[12]),
         bool(row[13]),
         row[14],
+        row[15],
     )
 
 
@@ -164,14 +185,17 @@ def _subdef(row) -> dict:
 
 
 def _referrers_from(term: str, kinds: tuple[str, ...]) -> tuple[str, dict]:
-    """The FROM and WHERE of the other terms (``e``) with an edge of one of ``kinds`` to the term whose
+    """The FROM and WHERE of the edges (``x``) of one of ``kinds`` from other terms (``e``) to the term whose
     id is the SQL ``term``, and the kinds' parameters."""
     marks = ", ".join(f":kind{i}" for i in range(len(kinds)))
     rest = (
-        "FROM terms e WHERE e.id IN "
-        f"(SELECT src_id FROM edges WHERE dst_id = {term} AND kind IN ({marks}) AND src_id != {term})"
+        "FROM edges x JOIN terms e ON e.id = x.src_id "
+        f"WHERE x.dst_id = {term} AND x.kind IN ({marks}) AND x.src_id != {term}"
     )
     return rest, {f"kind{i}": kind for i, kind in enumerate(kinds)}
+
+
+_REFERRER_COLUMNS = "e.slug, x.src_name, e.id, x.since, x.until"
 
 
 class Store:
@@ -360,32 +384,51 @@ class Store:
     def numbers_at(self, game: Game, ordinal: int) -> frozenset[str]:
         """Every rule number (rules and their subrules) in force at the version with this ordinal."""
         rows = self.q(
-            "SELECT t.number, r.id, r.change FROM terms t JOIN revisions r ON r.term_id = t.id "
-            "WHERE t.game_id = ? AND t.number IS NOT NULL AND r.ordinal = (SELECT MAX(o.ordinal) FROM revisions o "
-            "WHERE o.term_id = t.id AND o.ordinal <= ?)",
+            "SELECT r.number, r.id FROM terms t JOIN revisions r ON r.term_id = t.id "
+            f"WHERE t.game_id = ? AND t.number IS NOT NULL AND {_IN_FORCE} AND r.number IS NOT NULL",
             game.id,
             ordinal,
         )
-        live = [(number, rid) for number, rid, change in rows if change != "removed"]
-        numbers = {number for number, _ in live}
-        for blocks in self.blocks_of([rid for _, rid in live]).values():
+        numbers = {number for number, _ in rows}
+        for blocks in self.blocks_of([rid for _, rid in rows]).values():
             numbers.update(b.number for b in blocks if b.number)
         return frozenset(numbers)
 
-    def term_by_number(self, game: Game, number: str) -> TermRow | None:
-        """A numbered rule or section ("702.19", "702") of a game."""
-        row = self.one(self._TERM + "WHERE t.game_id = ? AND t.number = ?", game.id, number)
+    def term_by_number(self, game: Game, number: str, ordinal: int) -> TermRow | None:
+        """The numbered rule or section ("702.19", "702") printed under ``number`` at the version with
+        this ordinal: numbers move between editions, and a term is the rule, not the number."""
+        row = self.one(
+            self._TERM + f"JOIN revisions r ON r.term_id = t.id WHERE t.game_id = ? AND r.number = ? AND {_IN_FORCE}",
+            game.id,
+            number,
+            ordinal,
+        )
         return self._term(row) if row else None
 
-    def numbered_in(self, game: Game, number: str) -> TermRow | None:
-        """The term whose text holds the numbered block ``number`` (a subrule "702.19b") in some version."""
+    def numbered_in(self, game: Game, number: str, ordinal: int) -> TermRow | None:
+        """The term whose text at the version with this ordinal holds the numbered block ``number`` ("702.19b")."""
         row = self.one(
             "SELECT r.term_id FROM blocks b JOIN revisions r ON r.id = b.revision_id JOIN terms t ON t.id = r.term_id "
-            "WHERE t.game_id = ? AND b.number = ? LIMIT 1",
+            f"WHERE t.game_id = ? AND b.number = ? AND {_IN_FORCE} LIMIT 1",
+            game.id,
+            number,
+            ordinal,
+        )
+        return self.term(row[0]) if row else None
+
+    def number_ordinals(self, game: Game, number: str) -> list[int]:
+        """The ordinals of the versions where some revision printed ``number`` (a rule, section or subrule)
+        first came into force, to say where a number lives when the version asked has none."""
+        rows = self.q(
+            "SELECT r.ordinal FROM revisions r JOIN terms t ON t.id = r.term_id WHERE t.game_id = ? AND r.number = ? "
+            "UNION SELECT r.ordinal FROM blocks b JOIN revisions r ON r.id = b.revision_id "
+            "JOIN terms t ON t.id = r.term_id WHERE t.game_id = ? AND b.number = ? ORDER BY 1",
+            game.id,
+            number,
             game.id,
             number,
         )
-        return self.term(row[0]) if row else None
+        return [ordinal for (ordinal,) in rows]
 
     def names(self, term: TermRow) -> list[tuple[str, str]]:
         return [
@@ -527,12 +570,13 @@ class Store:
         return dict(name=row[0], anchor=row[1], text=row[2]) if row else None
 
     # -- graph edges -----------------------------------------------------------
-    def referrers(self, term: TermRow, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
-        """(slug, name) of the other terms with an edge of one of these kinds to ``term`` ("referenced by"),
-        by name: only what a list of links shows, so no row is made a ``TermRow`` (tens on a common term)."""
+    def referrers(self, term: TermRow, kinds: tuple[str, ...], ordinal: int) -> list[tuple[str, str]]:
+        """(slug, name then) of the other terms with an edge of one of these kinds to ``term`` at the version
+        with this ordinal ("referenced by"), by name: only what a list of links shows, so no row is made a
+        ``TermRow`` (tens on a common term)."""
         rest, params = _referrers_from(":term", kinds)
-        sql = f"SELECT e.slug, e.name {rest} ORDER BY e.name, e.id"
-        return self.conn.execute(sql, {"term": term.id, **params}).fetchall()
+        rows = self.conn.execute(f"SELECT {_REFERRER_COLUMNS} {rest}", {"term": term.id, **params}).fetchall()
+        return _referrers_at(rows, ordinal)
 
     def term_sheet(self, game: Game, slug: str, referrer_kinds: tuple[str, ...]) -> TermSheet | None:
         """The term of this slug (not an alias slug: ``term_by_slug``) and everything its page reads about
@@ -555,7 +599,7 @@ class Store:
                     _packed("name, how, rank, rowid", "FROM term_names n WHERE n.term_id = t.id"),
                     _packed(_BLOCK_COLUMNS, f"FROM blocks b JOIN revisions r ON r.id = b.revision_id {by_term}"),
                     _packed(f"s.revision_id, {_SUBDEF_COLUMNS}", "FROM subdefs s WHERE s.term_id = t.id"),
-                    _packed("e.slug, e.name, e.id", rest),
+                    _packed(_REFERRER_COLUMNS, rest),
                     _packed("ruling_id", "FROM ruling_terms rt WHERE rt.term_id = t.id"),
                 ]
             )
@@ -572,7 +616,7 @@ class Store:
             names=[(name, how) for name, how, *_ in sorted(names, key=lambda n: (n[2], n[3]))],
             blocks={r[0]: [] for r in revisions},
             subdefs={r[0]: [] for r in revisions},
-            referrers=[(slug, name) for slug, name, _ in sorted(referrers, key=lambda t: (t[1], t[2]))],
+            referrer_spans=[tuple(r) for r in referrers],
             ruling_ids=sorted(r[0] for r in rulings),
         )
         for block in sorted(blocks, key=lambda b: (b[0], b[1])):

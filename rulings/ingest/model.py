@@ -29,6 +29,7 @@ class Block:
     number: str | None = None  # a numbered rule's number: "702.19", "702.19b"
     opens: str | None = None  # the sub-definition this block opens ("Overkill"), set by the graph
     anchor: str | None = None  # set by the graph
+    thread: str | None = None  # set by the graph: a numbered block's lineage within its term (its first number)
 
     def markdown(self) -> str:
         indent = "  " * self.depth

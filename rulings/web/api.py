@@ -183,8 +183,8 @@ def _block_json(block) -> dict:
 def _part_json(game, version, part) -> dict:
     term = part.term
     url = (
-        url_for("site.rule_pinned", game=game.slug, version=version.label, number=term.number)
-        if term.number
+        url_for("site.rule_pinned", game=game.slug, version=version.label, number=part.number)
+        if part.number
         else url_for("site.term_pinned", game=game.slug, version=version.label, slug=term.slug)
     )
     rev = part.revision
@@ -192,7 +192,7 @@ def _part_json(game, version, part) -> dict:
         "name": rev.name,
         "slug": term.slug,
         "kind": term.kind,
-        "number": term.number,
+        "number": part.number,
         "version": rev.version,
         "complete": rev.complete,
         "redirect": rev.redirect,

@@ -68,7 +68,7 @@ def _preview(game: Game, version: VersionRow, key: str) -> Preview | None:
             return None
         name, context, text = sub["name"], revision.name, sub["text"]
     elif not text.strip() and revision.redirect:
-        found = answers.resolved_definition(st, game, revision)
+        found = answers.resolved_definition(st, game, revision, version.ordinal)
         if found is None:
             return Preview(key, name, context, f"See: {', '.join(revision.redirect)}")
         name, context, text = found["name"], found["term"].name, found["text"]

@@ -29,20 +29,25 @@ class Part:
     depth: int  # nesting in the table of contents (sections inside sections)
 
     @property
+    def number(self) -> str | None:
+        """The number the version shown prints it under (numbers move between editions)."""
+        return self.revision.number or self.term.number
+
+    @property
     def anchor(self) -> str:
         """Where the part starts on a page: its number or slug (a rule's own first block may carry it)."""
-        return self.term.number or self.term.slug
+        return self.number or self.term.slug
 
     @property
     def title(self) -> str | None:
         """What a heading shows: "702.19. Trample", a section's name; None for a rule whose first
         block already shows its number and which has no title of its own ("100.1 These Magic rules...")."""
         name = self.revision.name
-        untitled = name == f"Rule {self.term.number}"
+        untitled = name == f"Rule {self.number}"
         if self.term.kind == "rule":
             if untitled and self.heading_id is None:
                 return None
-            return f"{self.term.number}. {'' if untitled else name}".strip()
+            return f"{self.number}. {'' if untitled else name}".strip()
         return name
 
     @property
@@ -51,7 +56,7 @@ class Part:
         return None if any(b.number == self.anchor for b in self.blocks) else self.anchor
 
     def block_prefix(self) -> str:
-        return "" if self.term.number else f"{self.term.slug}--"
+        return "" if self.number else f"{self.term.slug}--"
 
 
 @dataclass
@@ -128,7 +133,7 @@ class RulePage:
     pinned: bool
     located: rules.Located
     parts: list[Part]  # the rule (or the section with its rules), as in force
-    children: list[TermRow]  # a chapter's sections (listed, not shown whole)
+    children: list[Part]  # a chapter's sections (listed, not shown whole)
     referenced_by: list[views.TermLink]  # glossary entries and rules that cite it
     step: rules.Step
     next_step: rules.Step | None
@@ -143,29 +148,28 @@ def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
     versions = st.versions(game)
     target = version or versions[-1]
     wanted = rules.normalise(number)
-    located = rules.locate(st, game, wanted)
+    located = rules.locate(st, game, wanted, target.ordinal)
     if located is None:
+        if rules.is_rule_number(st, game, wanted):
+            raise rules.not_here(st, game, wanted, target)  # the not-defined answer, saying where it is
         raise NotFound(f"No rule {number} in {game.name}." + _suggest(game, wanted, target))
     steps = rules.history(st, located)
     step, after = rules.step_at(steps, target.ordinal)
-    if step is None or step.text is None:
-        rules.rule_answer(st, game, wanted, target)  # raises the not-defined answer, saying when it was
+    assert step is not None and step.text is not None
     term = located.term
     revision, _ = answers.in_force(st.revisions(term), target.ordinal)
     assert revision is not None
     parts = [Part(term, revision, st.blocks(revision.id), 0)]
-    children: list[TermRow] = []
+    children: list[Part] = []
     if term.kind == "section":
-        inside = [t for t in st.terms(game, ("section", "rule")) if t.path and t.path[-1] == term.name and t.number]
-        inside.sort(key=lambda t: rules.number_key(t.number or ""))
-        for child in inside:
-            child_revision, _ = answers.in_force(st.revisions(child), target.ordinal)
-            if child_revision is None or child_revision.removed:
-                continue
+        inside = [(t, r) for t, r in st.contents(target) if r.number and rules.parent(r.number) == revision.number]
+        inside.sort(key=lambda pair: rules.number_key(pair[1].number or ""))
+        blocks = st.blocks_of([r.id for t, r in inside if t.kind != "section"])
+        for child, child_revision in inside:
             if child.kind == "section":
-                children.append(child)
+                children.append(Part(child, child_revision, [], 1))
             else:
-                parts.append(Part(child, child_revision, st.blocks(child_revision.id), 1))
+                parts.append(Part(child, child_revision, blocks.get(child_revision.id, []), 1))
     return RulePage(
         game=game,
         number=wanted,
@@ -174,7 +178,7 @@ def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
         located=located,
         parts=parts,
         children=children,
-        referenced_by=views.term_links(game, st.referrers(term, ("cites", "mentions"))),
+        referenced_by=views.term_links(game, st.referrers(term, ("cites", "mentions"), target.ordinal)),
         step=step,
         next_step=after,
         versions=versions,

@@ -79,8 +79,8 @@ def _mark(snippet: str) -> str:
 @bp.route("/<game>/terms/<slug>")
 def term(slug: str):
     sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY, "site.term")
-    if sheet.term.number:  # a numbered rule lives at its number
-        return redirect(url_for("site.rule", number=sheet.term.number), code=301)
+    if sheet.term.number:  # a numbered rule lives at its number, which a later edition may change: 302
+        return redirect(url_for("site.rule", number=sheet.term.number), code=302)
     page = views.term_page(game(), sheet, None)
     if page is None:
         return _not_defined(sheet.term, store().versions(game())[-1])
@@ -93,8 +93,9 @@ def term_pinned(version: str, slug: str):
     if version != target.label:  # a version asked as "v1.1", "1.1.0", or a date
         return redirect(url_for("site.term_pinned", version=target.label, slug=slug), code=301)
     sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY, "site.term_pinned", version=target.label)
-    if sheet.term.number:
-        return redirect(url_for("site.rule_pinned", version=target.label, number=sheet.term.number), code=301)
+    number = next((r.number for r in reversed(sheet.revisions) if r.ordinal <= target.ordinal), None)
+    if number:  # the number the version prints the rule under
+        return redirect(url_for("site.rule_pinned", version=target.label, number=number), code=301)
     page = views.term_page(game(), sheet, target)
     if page is None:
         return _not_defined(sheet.term, target)

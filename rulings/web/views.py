@@ -215,7 +215,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
     definition = None
     if not revision.text.strip() and revision.redirect:
         key = ("definition", revision.id, pin.ordinal if pin else None)
-        definition = loaded().memo(key, lambda: pointed_definition(game, revision, pin))
+        definition = loaded().memo(key, lambda: pointed_definition(game, revision, pin, target))
     see_also = []
     for name in revision.see_also:
         found_term, anchor = term_named(game, _QUALIFIER.sub("", name))
@@ -246,7 +246,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         definition=definition,
         pointers=pointers,
         see_also=see_also,
-        referenced_by=term_links(game, sheet.referrers),
+        referenced_by=term_links(game, sheet.referrers(target.ordinal)),
         rulings=st.rulings_about(term) if sheet.ruling_ids else [],
         aliases=aliases_among(term, sheet.names),
         subdefs=subdefs,
@@ -261,13 +261,16 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
     )
 
 
-def pointed_definition(game: Game, revision: RevisionRow, version: VersionRow | None) -> dict | None:
-    """The definition an entry that only says "See: X" shows, rendered as of ``version`` (latest when None).
+def pointed_definition(
+    game: Game, revision: RevisionRow, version: VersionRow | None, target: VersionRow
+) -> dict | None:
+    """The definition an entry that only says "See: X" shows: X as of ``target``, rendered as of ``version``
+    (latest when None).
 
     Its markdown is parsed and rendered afresh (a millisecond), the same on every page, API answer and
     pinned version pointing at it: term pages ask for it once per build and version (``Loaded.memo``).
     """
-    found = answers.resolved_definition(store(), game, revision)
+    found = answers.resolved_definition(store(), game, revision, target.ordinal)
     if not found:
         return None
     html = render_for(game, found["text"], version, anchors=None)
