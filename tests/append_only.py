@@ -21,6 +21,10 @@ from rulings.settings import Settings
 from rulings.web import create_app
 
 ARTICLE = re.compile(r"<article[^>]*>(.*?)</article>", re.S)
+REFERENCED_BY = re.compile(r"<h2>Referenced by</h2>(.*?)</section>", re.S)
+# What a pinned answer may say about later versions: where its text was next changed, and the list of
+# versions that changed it (a new edition may add to both). Everything else is about its own version.
+FORWARD = ("superseded_by", "versions")
 
 
 @dataclass(frozen=True)
@@ -100,3 +104,26 @@ def _same(old, new) -> bool:
     if isinstance(old, dict) and isinstance(new, dict) and "superseded_by" in old and old["superseded_by"] is None:
         new = {**new, "superseded_by": None}  # the text was current; the new edition may supersede it
     return old == new
+
+
+def pinned_pages(store_dir: Path, game_slug: str, labels: list[str]) -> dict[str, object]:
+    """Every pinned term and rule page of the versions ``labels``, HTML (its article and its "Referenced
+    by") and JSON (its answer without the forward pointers ``FORWARD``), keyed by URL."""
+    store = _store(store_dir)
+    client = create_app(Settings.resolve(None, store_dir)).test_client()
+    game = store.game(game_slug)
+    assert game is not None, game_slug
+    out: dict[str, object] = {}
+    for version in (v for v in store.versions(game) if v.label in labels):
+        paths = [f"terms/{t.slug}" for t in store.terms(game, ("entry", "keyword", "section")) if not t.number]
+        paths += [f"rules/{n}" for n in sorted(store.numbers_at(game, version.ordinal)) if "." in n]
+        for path in paths:
+            url = f"/{game.slug}/v/{version.label}/{path}"
+            response = client.get(url)
+            html = response.get_data(as_text=True)
+            parts = [m.group(1) for pattern in (ARTICLE, REFERENCED_BY) if (m := pattern.search(html))]
+            out[url] = (response.status_code, parts)
+            api = client.get(f"/api{url}")
+            data = api.get_json(silent=True) or {}
+            out[f"/api{url}"] = (api.status_code, {k: v for k, v in data.items() if k not in FORWARD})
+    return out

@@ -8,6 +8,7 @@ with its first six editions, then with all seven.
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -19,8 +20,8 @@ from rulings.graph.store import Store
 from rulings.index.search import Searcher
 from rulings.settings import Settings
 
-from .append_only import changed, questions, record
-from .conftest import CORPUS, magic_corpus
+from .append_only import FORWARD, changed, pinned_pages, questions, record
+from .conftest import CORPUS, MAGIC_DOCS, magic_corpus
 
 # The 1.1 text made into a "1.6" edition, edit by edit: (what the 1.1 text says, what 1.6 says instead).
 LATER_EDITION = [
@@ -156,3 +157,44 @@ def test_the_seventh_magic_edition_changes_no_answer_about_the_first_six(magic_s
     after = record(magic_store_dir, "magic-the-gathering", asked, through="2022-11-18")
     assert len(before) > 30000
     assert changed(before, after) == []
+
+
+ANCHOR = re.compile(r'\sid="([^"]+)"')
+
+
+def magic_history(root, labels: list[str]):
+    """A store of Magic built from the editions of these labels only, the documents linked from ../shared."""
+    game = root / "corpus" / "magic-the-gathering"
+    game.mkdir(parents=True)
+    toml = f'[game]\nname = "Magic: The Gathering"\nlinked_from = "{MAGIC_DOCS}"\n'
+    for label in labels:
+        file = f"comprehensive-rules-{label}.txt"
+        (game / file).symlink_to(MAGIC_DOCS / file)
+        toml += f'\n[[documents]]\nfile = "{file}"\nkind = "reference"\ntitle = "Comprehensive Rules"\n'
+        toml += f'version = "{label}"\ndate = {label}\n'
+    (game / "game.toml").write_text(toml)
+    build(Settings.resolve(root / "corpus", root / "store"), progress=lambda _: None)
+    return root / "store"
+
+
+@pytest.mark.needs_shared
+def test_pinned_pages_survive_an_appended_and_an_inserted_edition(tmp_path):
+    """Every pinned term and rule page (HTML and JSON) of a three-edition history, then the same after an
+    edition is appended, and after one is inserted between the second and the third: no page of an
+    earlier version changed. What may change is only what points forward (``FORWARD`` in the JSON; the
+    banners and version lists outside the article in the HTML)."""
+    history = ["2020-01-22", "2020-04-17", "2021-02-02"]
+    first = magic_history(tmp_path / "first", history)
+    appended = magic_history(tmp_path / "appended", [*history, "2022-02-18"])
+    inserted = magic_history(tmp_path / "inserted", [*history[:2], "2020-06-01", history[2]])
+    before = pinned_pages(first, "magic-the-gathering", history)
+    assert len(before) > 10000 and FORWARD == ("superseded_by", "versions")
+    assert changed(before, pinned_pages(appended, "magic-the-gathering", history)) == []
+    after_insert = pinned_pages(inserted, "magic-the-gathering", history)
+    earlier = {url: page for url, page in before.items() if "/2021-02-02/" not in url}
+    assert changed(earlier, after_insert) == []
+    # the edition after the inserted one keeps every paragraph anchor it had (its words may say more now)
+    later = [url for url in before if "/2021-02-02/" in url and not url.startswith("/api")]
+    assert [ANCHOR.findall("".join(before[u][1])) for u in later] == [
+        ANCHOR.findall("".join(after_insert[u][1])) for u in later
+    ]

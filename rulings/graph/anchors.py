@@ -10,8 +10,10 @@ revisions before it only, so adding a later version never changes an earlier anc
 * a block that opens a sub-definition takes the slug of its name (``overkill``, ``uses-x-type``),
   the same anchor for that name in every revision;
 * any other block inherits the anchor of the block it continues in the previous revision (the same
-  text, else the closest revision of it, in order); a block that continues none gets a new anchor
-  from its first words (``p-if-a-hero-defends``), never one the term has used before.
+  text, else the closest revision of it, in order), else of the same text in any earlier revision (an
+  edition inserted between two others never renames the later one's paragraphs); a block that
+  continues none gets a new anchor from its first words (``p-if-a-hero-defends``), never one the term
+  has used before.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def assign_anchors(term: Term) -> None:
     """Give every block of every revision of ``term`` its anchor (see module docstring)."""
     book = _Anchors()
     previous: list[Block] = []
+    earlier: dict[str, str] = {}  # a text any earlier revision had -> the anchor it had first
     threads: set[str] = set()
     for revision in term.revisions:
         thread_numbered(revision.blocks, previous, threads)
@@ -74,11 +77,30 @@ def assign_anchors(term: Term) -> None:
                 here.add(block.anchor)
         plain = [b for b in revision.blocks if b.anchor is None]
         inherited = _continued(plain, [b for b in previous if not b.number and not b.opens])
+        inherited.update(_seen_before(plain, earlier, inherited, here))
         for block in plain:
             anchor = inherited.get(id(block))
             block.anchor = anchor if anchor and anchor not in here else book.for_text(block.text)
             here.add(block.anchor)
         previous = revision.blocks
+        for block in plain:
+            earlier.setdefault(comparable(block.text), block.anchor)
+
+
+def _seen_before(blocks: list[Block], earlier: dict[str, str], found: dict[int, str], here: set[str]) -> dict[int, str]:
+    """A block that continues nothing in the revision before but whose words an earlier revision had takes
+    the anchor they had: an edition inserted between two others (a misprint, a text later undone) never
+    renames a paragraph of the editions after it."""
+    out: dict[int, str] = {}
+    taken = set(found.values()) | here
+    for block in blocks:
+        if id(block) in found:
+            continue
+        anchor = earlier.get(comparable(block.text))
+        if anchor and anchor not in taken:
+            out[id(block)] = anchor
+            taken.add(anchor)
+    return out
 
 
 def _continued(blocks: list[Block], before: list[Block]) -> dict[int, str]:
