@@ -211,6 +211,7 @@ def test_empty_version_carries_everything_over(cli):
         "renamed": [],
         "terms": [],
         "counts": {"added": 0, "changed": 0, "removed": 0, "renamed": 0},
+        "url": "/marvel-champions/changes/1.4.2..1.5",
     }
 
 

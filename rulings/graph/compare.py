@@ -15,6 +15,7 @@ import re
 from ..errors import BadRequest
 from ..markup import plain_text
 from ..text import comparable, fold
+from ..urls import urls
 from . import rules
 from .answers import in_force, require_game, resolved_definition, term_or_unknown, version_named
 from .store import Game, RevisionRow, Store, TermRow, VersionRow
@@ -143,6 +144,7 @@ def _diff_answer(game, name, slug, a, b, old_text, new_text, old: RevisionRow | 
         "changed": comparable(old_text) != comparable(new_text),
         "complete": bool((old is None or old.complete) and (new is None or new.complete)),
         "ops": word_diff(plain_text(old_text), plain_text(new_text)),
+        "url": urls.diff(game.slug, slug, a.label, b.label),
     }
 
 
@@ -168,6 +170,7 @@ def changes(store: Store, game_slug: str, start: str, end: str, redlines: bool =
     report["terms"].sort(key=lambda t: (t["term"].casefold(), t["slug"]))
     counts = {key: len(report[key]) for key in ("added", "changed", "renamed", "removed")}
     answer = {"status": "ok", "game": game.slug, "from": a.label, "to": b.label, "counts": counts, **report}
+    answer["url"] = urls.changes(game.slug, a.label, b.label)
     if numbered:
         answer["rules"] = _rule_changes(store, numbered, a, b)
     return answer

@@ -12,6 +12,14 @@ from .store import Game, Store
 
 MENTION = re.compile(r"\[\[([^\[\]|@\n]{1,80})(?:@([^\[\]|\n]{1,20}))?(?:\|([^\[\]\n]{1,80}))?\]\]")
 FORMATS = ("markdown", "bbcode", "html")
+MAX_LINKIFY_CHARS = 20_000  # a long forum post is 5,000
+
+
+def linkify_post(store: Store, game: Game, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
+    """``linkify`` on at most ``MAX_LINKIFY_CHARS`` characters of a post (``truncated`` says when more came):
+    the answer of the site's linkify tool, the JSON API and the assistants' tool."""
+    result = linkify(store, game, text[:MAX_LINKIFY_CHARS], fmt, base_url)
+    return {**result, "truncated": len(text) > MAX_LINKIFY_CHARS}
 
 
 def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url: str = "") -> dict:

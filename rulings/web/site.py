@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 
 from ..errors import Unanswerable
 from ..graph import answers, compare, rules
-from ..graph.linkify import FORMATS
+from ..graph.linkify import FORMATS, MAX_LINKIFY_CHARS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
 from . import games, reading, views
@@ -256,7 +256,7 @@ def link():
         fmt=fmt,
         result=result,
         formats=FORMATS,
-        limit=views.MAX_LINKIFY_CHARS,
+        limit=MAX_LINKIFY_CHARS,
         base=base_url(),
     )
 

@@ -11,7 +11,8 @@ from flask import url_for
 
 from ..casing import sentence_case
 from ..graph import answers
-from ..graph.linkify import linkify
+from ..graph.cite import citation
+from ..graph.linkify import linkify_post
 from ..graph.mentions import Target, name_keys
 from ..graph.store import BlockRow, Game, RevisionRow, TermRow, TermSheet, VersionRow, aliases_among
 from ..markup import excerpt, plain_text
@@ -87,20 +88,6 @@ def term_links(game: Game, rows: list[tuple[str, str]]) -> list[TermLink]:
     return [TermLink(slug, name, built.term(game.slug, slug), plain_text(name)) for slug, name in rows]
 
 
-def citation(title: str, game: Game, version: VersionRow | None, url: str) -> dict:
-    """Ready citations of ``url``; the label names the version unless the game has none of its own."""
-    source = game.name + (f", v{version.label}" if version and version.stated else "")
-    label = f"{title} \u2014 {source}"
-    return {
-        "markdown": f"[{_md_escape(label)}]({url})",
-        "bbcode": f"[url={url}]{label}[/url]",
-        "label": label,
-        "title": title,
-        "source": source,  # a quote from another part of the page keeps it ("702.19b — Magic, v2021-02-02")
-        "url": url,
-    }
-
-
 def pinned_path(endpoint: str, version: VersionRow, **values) -> str:
     """The version-pinned path of a page (``…/v/1.4/…``), or the plain one for a game whose documents
     name no version (no invented ``/v/1/`` in citations and copied links)."""
@@ -109,12 +96,7 @@ def pinned_path(endpoint: str, version: VersionRow, **values) -> str:
     return url_for(endpoint, **values)
 
 
-_BRACKET = re.compile(r"([\[\]])")
 _QUALIFIER = re.compile(r"\s*\(.*\)$")  # "Attack (Enemy Activation)": a see-also name's qualifier
-
-
-def _md_escape(text: str) -> str:
-    return _BRACKET.sub(r"\\\1", text)
 
 
 @dataclass(frozen=True)
@@ -313,10 +295,6 @@ def diff_html(ops: list[dict]) -> str:
     return "".join(out)
 
 
-MAX_LINKIFY_CHARS = 20_000
-
-
 def linkify_view(text: str, fmt: str) -> dict:
-    """A linkified post, of at most ``MAX_LINKIFY_CHARS`` characters (``truncated`` says when more came)."""
-    result = linkify(store(), game(), text[:MAX_LINKIFY_CHARS], fmt, base_url())
-    return {**result, "truncated": len(text) > MAX_LINKIFY_CHARS}
+    """A linkified post (``graph.linkify.linkify_post``), linked to this site."""
+    return linkify_post(store(), game(), text, fmt, base_url())
