@@ -378,6 +378,24 @@ def linkify(obj: CliState, game: str, fmt: str, base_url: str) -> None:
 
 
 @main.command()
+@base_url_option()
+@click.pass_obj
+def mcp(obj: CliState, base_url: str) -> None:
+    """Serve AI assistants: a Model Context Protocol server on stdin/stdout (tools search, applies, diff,
+    changes, cite, linkify; docs/mcp.md). Needs the MCP SDK: pip install 'rulings[mcp]'."""
+    try:
+        from .mcp import run
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != "mcp":
+            raise
+        raise RulingsError("rulings mcp needs the MCP SDK: pip install 'rulings[mcp]'") from None
+    try:
+        run(obj.settings, base_url)
+    except KeyboardInterrupt:  # the client stopped the server
+        pass
+
+
+@main.command()
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option(
     "--base-url",

@@ -50,6 +50,10 @@ def test_the_installed_wheel_builds_and_serves_pages_and_static_files(tmp_path):
     built = subprocess.run([bin_dir / "rulings", "build"], cwd=site, env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert "built 3 games" in built.stdout
+    # Installed without the [mcp] extra, `rulings mcp` says what to install, in one line (no traceback).
+    server = subprocess.run([bin_dir / "rulings", "mcp"], cwd=site, env=env, capture_output=True, text=True)
+    assert (server.returncode, server.stdout) == (1, "")
+    assert server.stderr == "error: rulings mcp needs the MCP SDK: pip install 'rulings[mcp]'\n"
 
     with running_server(env, (str(bin_dir / "rulings"), "serve"), cwd=site) as url:
         status, kind, body = fetch(url + "/marvel-champions/terms/dash")
