@@ -67,9 +67,9 @@ FromArg = Annotated[
     str, Field(validation_alias="from", description="The earlier version label", min_length=1, max_length=MAX_LABEL)
 ]
 ToArg = Annotated[str, Field(description="The later version label", min_length=1, max_length=MAX_LABEL)]
-SearchKind = Literal[tuple(sorted(SEARCH_KINDS))]  # type: ignore[valid-type]
-LinkFormat = Literal[LINK_FORMATS]  # type: ignore[valid-type]
-CiteFormat = Literal[CITE_FORMATS]  # type: ignore[valid-type]
+SearchKind = Literal[tuple(sorted(SEARCH_KINDS))]
+LinkFormat = Literal[LINK_FORMATS]
+CiteFormat = Literal[CITE_FORMATS]
 
 MARKDOWN = "text/markdown"
 TERM_URI = "rulings://{game}/terms/{slug}"  # the site's URLs, less the host (``urls.py``)
