@@ -278,6 +278,7 @@ def test_linkify_links_mentions_to_pages_the_site_serves(server, client):
         ("diff", {"game": "mc", "term": "guard", "from": 1.3, "to": 1.4}),
         ("linkify", {"game": "mc", "text": None}),
         ("cite", {"game": {"slug": "mc"}, "term": "guard"}),
+        ("cite", {"game": "mc", "term": "   "}),
         ("no-such-tool", {}),
     ],
 )

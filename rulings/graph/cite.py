@@ -59,33 +59,41 @@ def cite(
     """
     if fmt not in FORMATS:
         raise BadRequest(f"format must be one of {', '.join(FORMATS)}")
+    if not (name or "").strip():
+        raise BadRequest("give the term or rule number to cite")
     answer = answers.applies(store, game_slug, name, version=version)
     game = answers.require_game(store, game_slug)
     target = answers.version_by_label(store, game, answer["in_force"])
     title = f"Rule {answer['number']}" if answer.get("number") else answer["term"]
     blocks = _blocks(store, game, _cited_slug(answer), target)
+    block = _paragraph_named(blocks, paragraph, title, target) if paragraph else None
     url = Urls(base_url).base + answer["url"]
+    if block is not None:
+        url = url.partition("#")[0] + f"#{block.anchor}"
+    cited = citation(title, game, target, url)
     out = {key: answer[key] for key in ("status", "game", "term", "in_force", "version", "date", "complete")}
     out.update(source=answer["source"], superseded_by=answer["superseded_by"], notes=answer["notes"])
-    if paragraph:
-        block = next((b for b in blocks if b.anchor == paragraph.strip().lstrip("#")), None)
-        if block is None:
-            known = ", ".join(b.anchor for b in blocks[:20])
-            raise Unanswerable(
-                "unknown-paragraph",
-                f"{title} has no paragraph {paragraph!r} in version {target.label} (paragraphs: {known})",
-                paragraphs=[b.anchor for b in blocks],
-            )
-        url = url.partition("#")[0] + f"#{block.anchor}"
-        cited = citation(title, game, target, url)
-        label = f"{title}, {cited['source']}"  # the paragraph menu's label (app.js ``citeOf``)
+    if block is not None:
         text = plain_text(block.text)
+        label = f"{title}, {cited['source']}"  # the paragraph menu's label (app.js ``citeOf``)
         out.update(paragraph=block.anchor, text=text, quote=quote(fmt, text, label, url))
     else:
-        cited = citation(title, game, target, url)
-        out.update(text=answer["text"], paragraphs=[_paragraph(b) for b in blocks])
+        out.update(text=answer["text"], paragraphs=[_opening(b) for b in blocks])
     out.update(format=fmt, citation=cited[fmt], label=cited["label"], url=url)
     return out
+
+
+def _paragraph_named(blocks: list[BlockRow], anchor: str, title: str, target: VersionRow) -> BlockRow:
+    """The paragraph an anchor names, or the ``unknown-paragraph`` answer listing the text's anchors."""
+    for block in blocks:
+        if block.anchor == anchor.strip().lstrip("#"):
+            return block
+    known = ", ".join(b.anchor for b in blocks[:20])
+    raise Unanswerable(
+        "unknown-paragraph",
+        f"{title} has no paragraph {anchor!r} in version {target.label} (paragraphs: {known})",
+        paragraphs=[b.anchor for b in blocks],
+    )
 
 
 def _cited_slug(answer: dict) -> str:
@@ -101,5 +109,5 @@ def _blocks(store: Store, game: Game, slug: str, target: VersionRow) -> list[Blo
     return store.blocks(revision_id) if revision_id is not None else []
 
 
-def _paragraph(block: BlockRow) -> dict:
+def _opening(block: BlockRow) -> dict:
     return {"anchor": block.anchor, "opening": excerpt(block.text, 80)}
