@@ -14,9 +14,12 @@ serves, the process's stdout is the stream's private copy and file descriptor 1 
 from __future__ import annotations
 
 import json
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -320,4 +323,20 @@ def resource_text(answer: dict, game_name: str, site: Urls) -> str:
 
 def run(settings: Settings, base_url: str) -> None:
     """Serve on stdin/stdout until the client closes stdin."""
-    create_server(settings, base_url).run("stdio")
+    with stdout_to_stderr():  # a build before serving (and its processes) writes nowhere near the stream
+        server = create_server(settings, base_url)
+    server.run("stdio")  # the SDK keeps file descriptor 1 off the stream while it serves
+
+
+@contextmanager
+def stdout_to_stderr():
+    """File descriptor 1 (what this process and its children print) writes to stderr for a while."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

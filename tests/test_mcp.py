@@ -334,23 +334,24 @@ def _lines(*messages: dict) -> bytes:
     return b"".join(json.dumps(m).encode() + b"\n" for m in messages)
 
 
-def test_stdin_closed_mid_request_ends_the_server_cleanly(store_dir):
+def test_stdin_closed_mid_request_ends_the_server_cleanly_and_stdout_holds_only_the_protocol(tmp_path):
+    """The store is missing: the build made before serving writes nothing on stdout either."""
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "applies", "arguments": {"game": "mc", "term": "guard"}}}  # fmt: skip
     half = json.dumps(call).encode()[:40]  # the request is cut off: stdin closes in its middle
     process = subprocess.run(
-        server_command(store_dir), input=_lines(INITIALIZE, INITIALIZED) + b"not json\n" + half,
-        capture_output=True, timeout=120,
+        server_command(tmp_path / "store"), input=_lines(INITIALIZE, INITIALIZED) + b"not json\n" + half,
+        capture_output=True, timeout=300,
     )  # fmt: skip
     assert process.returncode == 0, process.stderr.decode()
     messages = _protocol_lines(process.stdout)
     assert messages[0]["id"] == 1 and messages[0]["result"]["serverInfo"]["name"] == "rulings"
     assert b"Traceback" not in process.stderr
+    assert (tmp_path / "store" / "current").exists()
 
 
 def test_a_server_whose_store_is_missing_builds_it_then_follows_the_corpus(corpus_copy, tmp_path):
-    """Building writes nothing on stdout, and a corpus changed while the server runs is built before the next
-    answer, as every CLI command does."""
+    """A corpus changed while the server runs is built before the next answer, as every CLI command does."""
     store, errlog = tmp_path / "store", tmp_path / "stderr.txt"
     running = start(server_command(store, corpus_copy), errlog)
     try:
