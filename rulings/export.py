@@ -34,7 +34,7 @@ def page_file(path: str) -> str:
     clean = path.split("?", 1)[0].split("#", 1)[0].strip("/")
     if not clean:
         return "index.html"
-    if posixpath.splitext(clean)[1] in (".atom", ".xml", ".json", ".css", ".js"):
+    if posixpath.splitext(clean)[1] in (".atom", ".xml", ".json", ".css", ".js", ".txt"):
         return clean
     return f"{clean}/index.html"
 
@@ -53,7 +53,7 @@ def relative(from_file: str, url: str) -> str:
 
 def start_pages(store: Store) -> list[str]:
     """The pages to start from, in a stable order (the export also follows every link they hold)."""
-    out = [urls.home(), urls.search()]
+    out = [urls.home(), urls.search(), urls.robots()]
     for game in store.games():
         out += [urls.game(game.slug), urls.feed(game.slug), urls.link(game.slug)]
         versions = store.versions(game)

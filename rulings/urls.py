@@ -73,5 +73,9 @@ class Urls:
         """The linkify tool: a forum post's ``[[term]]`` mentions made links."""
         return self._path(f"/{game}/link")
 
+    def robots(self) -> str:
+        """What crawlers may read (RFC 9309): at the root of the host, wherever the site is mounted."""
+        return self._path("/robots.txt")
+
 
 urls = Urls()  # paths from the site root

@@ -22,6 +22,10 @@ def test_every_link_of_the_export_resolves_to_a_file(exported_site: Path):
     assert not broken, sorted(broken)[:10]
 
 
+def test_the_export_has_the_sites_robots_txt_at_its_root(exported_site: Path, client):
+    assert (exported_site / "robots.txt").read_bytes() == client.get("/robots.txt").get_data()
+
+
 def test_superseded_pages_link_their_diff_to_the_latest_version(exported_site: Path):
     pinned = exported_site / "marvel-champions" / "v" / "1.1" / "terms" / "confuse" / "index.html"
     assert "diff/1.1..1.5/index.html" in pinned.read_text(encoding="utf-8")

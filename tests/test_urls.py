@@ -23,6 +23,7 @@ def test_every_builder_url_is_the_url_for_of_its_route(app):
         (urls.card("vss", "moon-knight"), "site.card", {"game": "vss", "slug": "moon-knight"}),
         (urls.feed("mc"), "site.feed", {"game": "mc"}),
         (urls.link("mc"), "site.link", {"game": "mc"}),
+        (urls.robots(), "site.robots", {}),
         (urls.static("style.css"), "static", {"filename": "style.css"}),
     ]
     adapter = app.url_map.bind("localhost")

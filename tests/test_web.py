@@ -2,6 +2,7 @@
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -189,6 +190,33 @@ def test_feed_is_atom(client):
     content = entries[2].find("{http://www.w3.org/2005/Atom}content")
     assert len(content) == 0 and content.text.startswith("<ul><li>")  # escaped HTML text, as RFC 4287 asks
     assert "/marvel-champions/v/1.4/terms/" in content.text
+
+
+def robots_rules(text: str) -> list[re.Pattern]:
+    """The Disallow lines of a robots.txt as RFC 9309 matches them: a prefix, ``*`` any characters, ``$`` the end."""
+    paths = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Disallow:")]
+    return [re.compile(re.escape(p).replace(r"\*", ".*").replace(r"\$", "$")) for p in paths]
+
+
+def test_robots_txt_lets_crawlers_read_every_page_but_no_endless_answer(client):
+    response = client.get("/robots.txt")
+    assert response.status_code == 200 and response.mimetype == "text/plain"  # not a game called robots.txt
+    body = response.get_data(as_text=True)
+    assert body.startswith("User-agent: *\n")
+    rules = robots_rules(body)
+    golden = Path(__file__).parent / "golden" / "urls.txt"
+    permalinks = [line.split("\t")[0] for line in golden.read_text().splitlines() if line.startswith("/")]
+    pages = [url for url in permalinks + PAGES if "?" not in url and not url.startswith("/api/")]  # the site's pages
+    assert len(pages) > 70 and not [url for url in pages if any(rule.match(url) for rule in rules)]
+    endless = [
+        "/api/games",
+        "/api/marvel-champions/terms/guard",
+        "/search?q=guard",
+        "/marvel-champions/applies?term=dash",
+    ]
+    assert [client.get(url).status_code for url in endless] == [200] * len(endless)
+    assert all(any(rule.match(url) for rule in rules) for url in endless)
+    assert all(any(rule.match(url) for url in endless) for rule in rules)  # each rule hides something real
 
 
 # -- JSON API ------------------------------------------------------------------------------

@@ -261,6 +261,22 @@ def link():
     )
 
 
+# -- crawlers ----------------------------------------------------------------------
+# Every page may be crawled, not the answers whose query strings are endless: the JSON API, search results
+# and "which version applies?" (a GET form). Pages are linked without query strings, so none is hidden.
+ROBOTS = """\
+User-agent: *
+Disallow: /api/
+Disallow: /search?
+Disallow: /*/applies?
+"""
+
+
+@bp.route("/robots.txt")
+def robots():
+    return Response(ROBOTS, mimetype="text/plain")
+
+
 # -- feed --------------------------------------------------------------------------
 @bp.route("/<game>/feed.atom")
 def feed():
