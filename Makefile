@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: install serve test lint corpus-magic bench bench-scale bench-replicas clean
+.PHONY: install serve test bench-check lint corpus-magic bench bench-scale bench-replicas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,10 +28,14 @@ MAGIC_DOCS ?= ../shared/corpora/magic-the-gathering
 corpus-magic: install
 	$(BIN)/python -m rulings.ingest.assemble var/corpus-magic --game docs/corpora/magic-the-gathering=$(MAGIC_DOCS)
 
-# Browser tests drive Debian's Chromium: found, installed when run as root, or they fail saying
-# what to install. Tests reading ../shared skip (saying so) without it; `.ci/run` requires it.
+# The tests only (docs/development.md). Tests driving Debian's Chromium or nginx skip, saying what
+# to install, without them; tests reading ../shared skip, saying so, without it. `.ci/run` has both.
 test: install
 	$(BIN)/pytest
+
+# The benchmark scripts run small, to check they still measure (tests marked `bench`; valgrind for one).
+bench-check: install
+	$(BIN)/pytest -m bench
 
 # ruff: the lint rules and the formatting configured in pyproject.toml.
 lint: install

@@ -7,6 +7,8 @@ import pytest
 from .benches import ROOT, load_bench
 from .conftest import CORPUS
 
+pytestmark = pytest.mark.bench  # `make bench-check`, not `make test`: it runs a benchmark script
+
 
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="the comparison checks a revision out with git")
 def test_side_by_side_builds_report_both_sides_and_their_ratio(monkeypatch, capsys):

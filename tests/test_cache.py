@@ -7,7 +7,6 @@ import http.client
 import os
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -159,6 +158,9 @@ def test_a_swap_under_load_never_serves_an_answer_of_another_build(tiny):
     env = dict(os.environ, RULINGS_STORE=str(tiny.store), RULINGS_CORPUS=str(tiny.corpus))
     seen: dict[int, list[tuple[int, str, str]]] = {}
     stop = threading.Event()
+    old_build = Path(os.readlink(tiny.store / "current")).name
+    asked = threading.Barrier(5, timeout=30)  # the four clients, each with a round of old answers, and the test
+    switched = [threading.Event() for _ in range(4)]  # a client got an answer of another build
 
     def client(number: int, url: str) -> None:
         conn = http.client.HTTPConnection(url.removeprefix("http://").split(":")[0], int(url.rsplit(":", 1)[1]))
@@ -170,20 +172,22 @@ def test_a_swap_under_load_never_serves_an_answer_of_another_build(tiny):
                 body = response.read().decode()
                 orchard = "one" if "orchard one" in body else "two" if "orchard two" in body else "?"
                 mine.append((response.status, response.headers["X-Rulings-Build"], orchard))
+            if len(mine) == len(paths):
+                asked.wait()
+            if mine[-1][1] != old_build:
+                switched[number].set()
 
     with running_server(env, (sys.executable, "-m", "rulings", "serve", "--threads", "4")) as url:
-        old_build = Path(os.readlink(tiny.store / "current")).name
         threads = [threading.Thread(target=client, args=(n, url)) for n in range(4)]
         for thread in threads:
             thread.start()
-        time.sleep(1.0)
+        asked.wait()  # every client has answers of the old build
         new_build = rebuild(tiny, "two")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not all(new_build in {b for _, b, _ in s[-5:]} for s in seen.values()):
-            time.sleep(0.1)
+        moved = [event.wait(20) for event in switched]
         stop.set()
         for thread in threads:
             thread.join()
+    assert moved == [True] * 4
     says = {old_build: "one", new_build: "two"}
     for answers in seen.values():
         assert {status for status, _, _ in answers} == {200}

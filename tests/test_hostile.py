@@ -236,23 +236,35 @@ def test_values_shared_by_later_requests_are_computed_without_the_time_limit():
         deadline.clear()
 
 
-def test_a_search_asked_by_many_threads_at_once_is_computed_once():
+def test_a_search_asked_by_many_threads_at_once_is_computed_once(monkeypatch):
     """Eight clients asking the same costly search at once: one computes it, the others wait for it."""
     import threading
-    import time
 
+    from rulings import deadline
     from rulings.web.state import Recent
 
     recent, calls, results = Recent(16), [], []
+    release, all_waiting, waiting = threading.Event(), threading.Event(), []
+    remaining = deadline.remaining
+
+    def waits(*args):  # a thread that finds the search being computed asks for its time limit, then waits
+        waiting.append(1)
+        if len(waiting) == 7:
+            all_waiting.set()
+        return remaining(*args)
+
+    monkeypatch.setattr(deadline, "remaining", waits)
 
     def compute():
         calls.append(1)
-        time.sleep(0.2)
+        assert release.wait(30)  # computing until the seven others wait for it
         return "hits"
 
     threads = [threading.Thread(target=lambda: results.append(recent.get_or_compute("q", compute))) for _ in range(8)]
     for thread in threads:
         thread.start()
+    assert all_waiting.wait(30) and len(calls) == 1
+    release.set()
     for thread in threads:
         thread.join()
     assert results == ["hits"] * 8 and len(calls) == 1
@@ -260,18 +272,17 @@ def test_a_search_asked_by_many_threads_at_once_is_computed_once():
 
 def test_a_search_that_failed_is_computed_again_and_a_waiter_keeps_its_own_time_limit():
     import threading
-    import time
 
     from whoosh.searching import TimeLimit
 
     from rulings import deadline
     from rulings.web.state import Recent
 
-    recent, started = Recent(16), threading.Event()
+    recent, started, release = Recent(16), threading.Event(), threading.Event()
 
     def out_of_time():
         started.set()
-        time.sleep(0.3)
+        release.wait(30)  # until the other request has run out of its own time
         raise TimeLimit
 
     failed = []
@@ -291,6 +302,7 @@ def test_a_search_that_failed_is_computed_again_and_a_waiter_keeps_its_own_time_
             recent.get_or_compute("q", lambda: "never")
     finally:
         deadline.clear()
+        release.set()
     thread.join()
     assert failed == [True]
     assert recent.get_or_compute("q", lambda: "hits") == "hits"  # not kept as failed: computed afresh

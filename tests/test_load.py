@@ -26,6 +26,7 @@ def load_bench():
     return module
 
 
+@pytest.mark.bench  # `make bench-check`, not `make test`: it runs a benchmark script
 def test_rebuild_under_load_fails_no_request(tmp_path):
     http_load = load_bench()
     settings = Settings.resolve(CORPUS, tmp_path / "store")

@@ -6,11 +6,13 @@ import shutil
 import pytest
 
 from .benches import load_bench
+from .system import required
+
+pytestmark = pytest.mark.bench  # `make bench-check`, not `make test`: it runs a benchmark script
 
 
-# As nginx for tests/test_serve.py: .ci/run installs valgrind where it is missing, so CI never skips this.
-@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind is not installed (apt-get install valgrind)")
 def test_instructions_per_page_are_counted_for_each_kind(monkeypatch, capsys):
+    required("valgrind", [shutil.which("valgrind")], "valgrind")
     page_instructions = load_bench(monkeypatch, "page_instructions")
     found = page_instructions.compare(None, pages=3)["this checkout"]
     out = capsys.readouterr().out
