@@ -37,10 +37,11 @@ test: install
 bench-check: install
 	$(BIN)/pytest -m bench
 
-# ruff: the lint rules and the formatting configured in pyproject.toml.
+# ruff (the lint rules and the formatting) and mypy, as configured in pyproject.toml.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: install
 	$(BIN)/python bench/build_time.py

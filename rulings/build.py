@@ -217,6 +217,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     before = build_info(previous) if previous else {}
     incremental = bool(before.get("games")) and before.get("code") == code_fingerprint()
     if incremental:
+        assert previous is not None  # ``before`` is read from it
         shutil.copyfile(previous / "graph.sqlite", work / "graph.sqlite")
         changed = [slug for slug, fp in fingerprints.items() if before["games"].get(slug) != fp]
         removed = [slug for slug in before["games"] if slug not in fingerprints]
@@ -229,7 +230,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     else:
         create_schema(conn)
     wanted = set(changed)
-    quality = quality_reports(previous) if incremental else {}  # carried-over games keep their reports
+    quality = quality_reports(previous) if incremental and previous else {}  # carried-over games keep their reports
     for slug, reports in _write_games(conn, work, [g for g in games if g.name in wanted], progress):
         report.documents.extend(reports)
         quality[slug] = [r.as_dict(explain=True) for r in reports]
@@ -251,7 +252,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     report.phases["graph"] = time.perf_counter() - started
     started = time.perf_counter()
     words = keep_words_key(graph)
-    if incremental and words == before.get("keep_words"):
+    if incremental and previous and words == before.get("keep_words"):
         _link_tree(previous / "index", work / "index")
         indexed = update_index(graph, work / "index", changed + removed, changed)
     else:

@@ -133,7 +133,7 @@ def usable_build(store: Path, thorough: bool = False) -> tuple[Path | None, list
     """The current build when it is intact, else the newest intact one; and the damaged builds passed over."""
     current = current_build(store)
     candidates = ([current] if current else []) + [b for b in finished_builds(store) if b != current]
-    damaged = []
+    damaged: list[Damage] = []
     for build in candidates:
         problems = verify(build, thorough)
         if not problems:

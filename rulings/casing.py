@@ -48,7 +48,9 @@ def _title_span(match: re.Match) -> str:
     inner = match.group(1) if match.group(1) is not None else match.group(2)
     if len(inner.strip()) > SHORT_SPAN or not inner.strip() or QUOTED_SENTENCE.search(inner):
         return match.group(0)
-    lead, core, trail = re.match(r"(\s*)(.*?)(\s*)$", inner, re.S).groups()
+    spaced = re.match(r"(\s*)(.*?)(\s*)$", inner, re.S)
+    assert spaced is not None  # every part may be empty: any text matches
+    lead, core, trail = spaced.groups()
     mark = '"' if match.group(1) is not None else "**"
     return f"{mark}{lead}{title_case(core.upper())}{trail}{mark}"
 

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import textwrap
+from typing import Any
 
 import click
 
@@ -48,7 +49,9 @@ class CliState:
 
 
 def _remember_json(ctx: click.Context, _param, value: bool) -> bool:
-    ctx.find_object(CliState).as_json = value
+    state = ctx.find_object(CliState)
+    assert state is not None  # made by ``main`` for every command
+    state.as_json = value
     return value
 
 
@@ -114,6 +117,7 @@ def build(obj: CliState, corpus_override: str | None, full: bool, explain: str |
     """
     settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.settings.store)
     report = run_build(settings, incremental=not full)
+    assert report is not None  # it returns None only when asked to build just when stale
     explained = _explained(report.build, explain) if explain else None
     data = report.as_dict()
     if as_json:
@@ -492,7 +496,7 @@ def check(obj: CliState, every: bool, as_json: bool) -> None:
 def stats(obj: CliState, as_json: bool) -> None:
     """Counts of what the current build holds."""
     store = obj.store
-    data = {"build": store.build.name, "counts": store.counts(), "games": []}
+    data: dict[str, Any] = {"build": store.build.name, "counts": store.counts(), "games": []}
     for game in store.games():
         data["games"].append(
             {

@@ -223,6 +223,7 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(body, encoding="utf-8")
         written += 1
+    assert app.static_folder is not None  # create_app sets it
     shutil.copytree(
         app.static_folder, target / "static", dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "__pycache__")
     )

@@ -92,7 +92,7 @@ def version_on(store: Store, game: Game, day: dt.date) -> VersionRow:
 
 
 def suggestions(store: Store, game: Game, name: str, limit: int = 5) -> list[str]:
-    names = {}
+    names: dict[str, str] = {}
     for term in store.terms(game):
         for alias, _ in store.names(term):
             names.setdefault(alias.lower(), alias)

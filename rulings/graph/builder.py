@@ -229,7 +229,7 @@ def _all_name_rows(term: Term, ordinals: dict[str, int]) -> list[tuple[int, str,
     rows += [(ordinals[version], name, "alias") for name, version in term.later_names]
     for revision in term.revisions:  # every name it was shown under is one of its names, for good
         rows.append((ordinals[revision.version], revision.name, "name"))
-    shown = {}  # name key -> the first version it was the term's display name
+    shown: dict[str, int] = {}  # name key -> the first version it was the term's display name
     for revision in term.revisions:
         shown.setdefault(name_key(revision.name), ordinals[revision.version])
     rows += [(shown.get(name_key(name), first), name, "former") for name in term.former]
@@ -240,7 +240,7 @@ def _all_name_rows(term: Term, ordinals: dict[str, int]) -> list[tuple[int, str,
 def write_names(writer: Writer, terms: list[Term]) -> None:
     """Every name a term answers to, and a slug for each that leads to it (claimed in version order)."""
     taken = {term.slug for term in terms}
-    alias_claims = []
+    alias_claims: list[tuple[int, int, int, str, int]] = []  # (version ordinal, term position, order, slug, term id)
     for position, term in enumerate(terms):
         tid = writer.term_id(term)
         seen = set()
@@ -271,7 +271,7 @@ def write_completions(writer: Writer, game_slug: str) -> None:
         "AND n.how IN ('name', 'alias') AND (t.kind != 'section' OR t.lineage = ?)",
         (writer.game_id, VERSIONED),
     ).fetchall()
-    keys = set()
+    keys: set[tuple[str, str, str, int]] = set()  # (key, game, slug, term id)
     for name, slug, term_id in rows:
         words = fold(name).lower().split()
         keys.update((" ".join(words[i:]), game_slug, slug, term_id) for i in range(len(words)))

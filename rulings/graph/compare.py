@@ -157,7 +157,7 @@ def changes(store: Store, game_slug: str, start: str, end: str, redlines: bool =
     """
     game = require_game(store, game_slug)
     a, b = version_range(store, game, start, end)
-    report = {"added": [], "removed": [], "changed": [], "renamed": [], "terms": []}
+    report: dict[str, list] = {"added": [], "removed": [], "changed": [], "renamed": [], "terms": []}
     numbered = []
     for term in store.terms(game, ("entry", "keyword", "section", "rule")):
         if term.number:

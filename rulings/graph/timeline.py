@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -99,12 +99,14 @@ class Documents:
 
 
 def sort_documents(
-    parsed: list[tuple[DocumentSpec, ParsedDocument]], versions: list[Version], precedence: list[str] = ()
+    parsed: list[tuple[DocumentSpec, ParsedDocument]], versions: list[Version], precedence: Sequence[str] = ()
 ) -> Documents:
     """Snapshots, deltas and undated documents, each in timeline order; snapshots of one version in order
     of precedence, so the one whose text a shared term shows comes first (manifest order breaks ties)."""
     only = versions[0].label if len(versions) == 1 else None
-    snapshots, deltas, undated = [], [], []
+    snapshots: list[Snapshot] = []
+    deltas: list[Delta] = []
+    undated: list[tuple[DocumentSpec, ParsedDocument]] = []
     for position, (spec, doc) in enumerate(parsed):
         if spec.kind == "changelog":
             deltas.extend(Delta(spec, change) for change in doc.versions)

@@ -66,7 +66,7 @@ class Completions:
 
     def _entries(self, rows: list[tuple]) -> list[dict]:
         """One answer per term, in the order found."""
-        firsts = {}
+        firsts: dict[str, tuple[str, int]] = {}  # URL -> (game, term id)
         for _, game, slug, term_id in rows:
             firsts.setdefault(urls.term(game, slug), (game, term_id))
         shown = self.store.completion_entries([term_id for _, term_id in firsts.values()]) if firsts else {}

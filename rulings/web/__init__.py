@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
+from typing import cast
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, redirect, request
+from flask.json.provider import DefaultJSONProvider
 from jinja2 import Environment
 
 from .. import deadline
@@ -72,7 +74,8 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     configure(app, settings, static_export)
     current = Current(Path(settings.store), app.logger, app.config["ANSWER_CACHE_BYTES"], warmer(app))
     app.extensions["rulings"] = current
-    app.wsgi_app = AnswerCache(app.wsgi_app, current.get, lambda: app.config["BASE_URL"])
+    cached = AnswerCache(app.wsgi_app, current.get, lambda: app.config["BASE_URL"])
+    app.wsgi_app = cached  # type: ignore[method-assign]  # Flask's documented way to add WSGI middleware
     app.before_request(start_time_limit)
     app.teardown_request(end_time_limit)
     app.before_request(check_host)
@@ -104,8 +107,9 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
     app.context_processor(layout)
     app.jinja_env.filters["plain"] = plain_text  # names as shown: "**Swarm**" in a heading is emphasis, not text
     app.jinja_env.globals.update(template_macros(app.jinja_env))
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
+    json_provider = cast(DefaultJSONProvider, app.json)  # Flask's own provider, with these two settings
+    json_provider.ensure_ascii = False
+    json_provider.sort_keys = False
 
 
 def template_macros(env: Environment) -> dict:

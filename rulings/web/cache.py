@@ -23,11 +23,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
 from werkzeug.http import parse_etags
 
 from .security import SECURITY_HEADERS
+
+if TYPE_CHECKING:
+    from .state import Loaded
 
 LOADED = "rulings.loaded"  # environ key: the build (``state.Loaded``) this request answers from
 BUILD_HEADER = "X-Rulings-Build"
@@ -123,16 +127,16 @@ class Answers:
 class AnswerCache:
     """WSGI middleware: each request's build taken once; 304s and known answers without Flask."""
 
-    def __init__(self, app: Callable, current: Callable[[], object], base_url: Callable[[], str | None]):
+    def __init__(self, app: Callable, current: Callable[[], Loaded], base_url: Callable[[], str | None]):
         self.app = app
-        self.current = current  # () -> Loaded
+        self.current = current
         self.base_url = base_url  # () -> RULINGS_BASE_URL or None
 
     def __call__(self, environ: dict, start_response) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
         if path.startswith(UNCACHED_PREFIXES):
             return self.app(environ, start_response)
-        loaded = environ.get(LOADED)
+        loaded: Loaded | None = environ.get(LOADED)
         if loaded is None:
             try:
                 loaded = environ[LOADED] = self.current()

@@ -72,6 +72,7 @@ def term_sheet_or_404(
     if sheet is None:  # an alias slug, a typo or nothing: redirected, or a 404, as ``term_or_404`` answers
         term = term_or_404(game, slug, endpoint, **values)
         sheet = store().term_sheet(game, term.slug, referrer_kinds)
+        assert sheet is not None  # the term exists: term_or_404 found it
     return sheet
 
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
+from typing import cast
 
 from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
@@ -78,7 +79,8 @@ def render_blocks(
     """
     out: list[str] = []
     open_list: str | None = None
-    prepared = inline.loads([block.inline_cased if cased and block.inline_cased else block.inline for block in blocks])
+    stored = [block.inline_cased if cased and block.inline_cased else block.inline for block in blocks]
+    prepared = inline.loads(cast(list[str], stored))  # a build prepares every block's text
     for block, (value, paragraphs) in zip(blocks, prepared, strict=True):
         kind = "ol" if block.kind == "step" else "ul" if block.kind == "bullet" else None
         if open_list and kind != open_list:

@@ -64,7 +64,7 @@ def create(app, options: ServerOptions):
     except OSError as exc:
         reason = (exc.strerror or str(exc)).lower()
         raise BadRequest(f"cannot listen on {options.host}:{options.port}: {reason}") from None
-    listeners = server.map.values() if isinstance(server, MultiSocketServer) else [server]
+    listeners = (server.map or {}).values() if isinstance(server, MultiSocketServer) else [server]
     for listener in listeners:
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = SecureChannel

@@ -14,7 +14,7 @@ import re
 
 from ...text import base_key, is_all_caps, strip_markup, title_case, vocabulary
 from ..lexer import RawBlock, lex
-from ..model import ChangeNote, Entry, ParsedDocument, Ruling
+from ..model import Block, ChangeNote, Entry, ParsedDocument, Ruling
 from ..source import Source
 from .common import (
     SEE,
@@ -139,7 +139,7 @@ class _State:
         self.entry, self.raws = None, []
         if entry is None:
             return
-        body = []
+        body: list[Block] = []
         for raw in raws:
             see_also, see = SEE_ALSO.match(raw.text), SEE.match(raw.text)
             if see_also and raw.kind == "para":

@@ -11,6 +11,7 @@ where further paragraphs (including ``Note:`` lines) belong to the term above.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 
 from ...text import NOT_TERMS, fold, name_key, split_qualifier, title_case
@@ -149,7 +150,7 @@ class RulebookParser:
         return titles, last + 1
 
     @staticmethod
-    def is_heading(lines: list[str], number: int, toc_keys: list[str] = ()) -> bool:
+    def is_heading(lines: list[str], number: int, toc_keys: Sequence[str] = ()) -> bool:
         text = lines[number - 1].strip()
         before = lines[number - 2].strip() if number >= 2 else ""
         after = lines[number].strip() if number < len(lines) else ""
