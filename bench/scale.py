@@ -5,7 +5,7 @@ store and index size, peak memory of the build, search p50/p99 in-process across
 within one game, term-page p99 (in-process), and from a running `rulings serve`: eight concurrent
 first searches on a fresh server, the first request once a rebuild is published and the first one
 the new build answers, and eight concurrent first searches on the new build. Prints a Markdown
-table (the one in the README). The scale corpus is linked into a temporary folder, never copied
+table (docs/benchmarks/scale.md keeps their history). The scale corpus is linked into a temporary folder, never copied
 into the project.
 
     python bench/scale.py [--sizes 3,100,500,1678] [--into DIR]

@@ -1,4 +1,4 @@
-"""The ``rulings`` command line (see README "CLI" for the contract and exit statuses)."""
+"""The ``rulings`` command line (docs/reference.md gives the contract and exit statuses)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The one error model: every error the service reports, and diagnostics that name file and line.
 
 An error carries what each channel needs: ``status`` and ``message`` (and extra fields) for JSON,
-``http_status`` for the web, ``exit_code`` for the CLI (README "What the service promises").
+``http_status`` for the web, ``exit_code`` for the CLI (docs/reference.md, "What the service promises").
 The web answers any of them with one handler (``web/errors.py``), the CLI with one
 (``cli.RulingsGroup``); both show ``to_dict()``.
 """
@@ -61,7 +61,7 @@ class NotFound(RulingsError):
 
 
 class Unanswerable(NotFound):
-    """A well-formed question with a negative answer; ``status`` says which (README: negative answers).
+    """A well-formed question with a negative answer; ``status`` says which (docs/reference.md: negative answers).
 
     ``unknown-game``, ``unknown-term``, ``unknown-version``, ``not-defined``, ``before-first-version``.
     """

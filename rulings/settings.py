@@ -29,7 +29,7 @@ class ServerOptions:
     host: str = "127.0.0.1"
     port: int = 5000
     # Requests worked on at once; idle connections need no thread. Python runs one thread at a time, so
-    # more only contend for its lock: 4 served cold pages 19% faster than 8 on 2 cores (README).
+    # more only contend for its lock: 4 served cold pages 19% faster than 8 on 2 cores (docs/performance.md).
     threads: int = 4
     connection_limit: int = 1000  # open connections, idle ones included; more wait in the backlog
     channel_timeout: int = 30  # seconds before an idle connection (or an unfinished request) is closed

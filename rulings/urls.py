@@ -46,7 +46,7 @@ class Urls:
         return self._path(f"/{game}/v/{quote(version)}/", anchor)
 
     def rule(self, game: str, number: str, version: str | None = None) -> str:
-        """A numbered rule, section or subrule ("702.19b"), now or pinned to ``version`` (README "Numbered rules")."""
+        """A numbered rule, section or subrule ("702.19b"), now or pinned to ``version`` (docs/versions.md)."""
         if version:
             return self._path(f"/{game}/v/{quote(version)}/rules/{number}")
         return self._path(f"/{game}/rules/{number}")

@@ -186,7 +186,7 @@ def test_a_full_disk_is_one_line_and_exit_5(tmp_path):
 
 @needs_namespaces
 def test_a_read_only_store_serves_the_build_it_has(tmp_path):
-    """The README's replicas: a copied build on a read-only store, a corpus that has moved on since."""
+    """The replicas of docs/operations.md: a copied build on a read-only store, a corpus that has moved on since."""
     corpus = tmp_path / "corpus"
     write_game(corpus, "tiny", TOML, {"rules.txt": TEXT})
     store = tmp_path / "store"

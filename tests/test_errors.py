@@ -1,6 +1,6 @@
 """One error model: every negative answer and error, through every CLI command and the web.
 
-README contract: exit statuses 0 answered, 1 negative answer, 2 usage error, 3 corpus cannot be
+The contract (docs/reference.md): exit statuses 0 answered, 1 negative answer, 2 usage error, 3 corpus cannot be
 built, 4 no build; ``{"status", "message", ...}`` under ``--json``; ``{"status", "code",
 "message"}`` from the API with the HTTP status; an HTML page with the same status otherwise.
 """

@@ -1,4 +1,4 @@
-"""The layers of the README's picture: the read side loads nothing of the write side.
+"""The layers of docs/architecture.md's picture: the read side loads nothing of the write side.
 
 Checked in a fresh interpreter, where ``sys.modules`` shows everything an import really pulls in.
 """

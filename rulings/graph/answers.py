@@ -1,6 +1,6 @@
 """The library API behind the CLI, the JSON API and the pages: which version applies, history, diffs.
 
-Every function returns plain data in the shapes of the README's CLI/JSON contract, so the same
+Every function returns plain data in the shapes of the CLI/JSON contract (docs/reference.md), so the same
 answer reaches a terminal, a script and a browser; a negative answer is raised as ``Unanswerable``
 (``errors.py``), which every channel shows the same way.
 """
@@ -234,7 +234,7 @@ def target_version(store: Store, game: Game, version: str | None, date: str | No
 def applies(
     store: Store, game_slug: str, name: str | None = None, version: str | None = None, date: str | None = None
 ) -> dict:
-    """The answer to "which text of TERM was in force at VERSION / on DATE?" (README "Versions").
+    """The answer to "which text of TERM was in force at VERSION / on DATE?" (docs/versions.md).
 
     Without a term: which version was in force. A rule number ("702.19b") is answered by that rule.
     """

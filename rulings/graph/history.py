@@ -1,6 +1,6 @@
 """Assemble a game's terms and their revisions by walking its timeline in order.
 
-The model (README "Versions"): a complete document at a version is a **snapshot**, the whole truth
+The model (docs/versions.md): a complete document at a version is a **snapshot**, the whole truth
 for its series at that version (``snapshots.py``); a changelog version is a **delta** applied to the
 text in force before it (``deltas.py``); a version with neither carries everything over. The state
 at a version depends only on the documents at versions up to it (and, for the versions before the

@@ -5,7 +5,7 @@ under (``lineage.py``: Trample was 502.9, then 702.17, 702.18 and 702.19). Its s
 are numbered blocks of its text, each with a thread that follows it across re-letterings; chapters
 and sections ("7", "702") are numbered section terms. A number is looked up at a version; a rule's
 history follows the rule, not the number. URLs (``urls.rule``): ``/<game>/rules/<number>`` (the
-latest version) and, pinned, ``/<game>/v/<version>/rules/<number>``.
+latest version) and, pinned, ``/<game>/v/<version>/rules/<number>`` (docs/versions.md).
 """
 
 from __future__ import annotations

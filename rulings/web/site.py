@@ -1,4 +1,4 @@
-"""HTML pages, at the stable URLs of the README (forum links depend on them)."""
+"""HTML pages, at the stable URLs of docs/reference.md (forum links depend on them)."""
 
 from __future__ import annotations
 
