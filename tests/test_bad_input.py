@@ -243,12 +243,21 @@ def test_a_game_folder_named_like_the_sites_own_urls_is_refused(tiny, name):
     rebuild_fails(corpus, store, f"{name}/game.toml: error: game folder name {name!r} is taken by the site's own")
 
 
+def test_a_game_folder_named_like_the_robots_txt_url_is_refused_as_no_slug(tiny):
+    corpus, store = tiny
+    write_game(corpus, "robots.txt", GOOD_TOML, {"rules.txt": GOOD_TEXT})
+    rebuild_fails(corpus, store, "game folder name 'robots.txt' is not a slug (use 'robots-txt')")
+
+
 def test_reserved_game_names_cover_every_first_segment_of_the_sites_urls(app):
     from rulings.ingest.manifest import RESERVED_SLUGS
+    from rulings.text import slugify
 
     fixed = {rule.rule.strip("/").split("/")[0] for rule in app.url_map.iter_rules()}
     fixed = {segment for segment in fixed if segment and not segment.startswith("<")}
-    assert fixed <= RESERVED_SLUGS, fixed - RESERVED_SLUGS
+    # A folder whose name is no slug is refused before this check ("robots.txt": "robots-txt"): only slugs need it.
+    slugs = {segment for segment in fixed if slugify(segment) == segment}
+    assert "robots.txt" in fixed - slugs and slugs <= RESERVED_SLUGS, slugs - RESERVED_SLUGS
 
 
 def test_a_game_folder_name_longer_than_a_url_can_carry_is_refused(tiny):
