@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
@@ -70,9 +70,16 @@ FromArg = Annotated[
     str, Field(validation_alias="from", description="The earlier version label", min_length=1, max_length=MAX_LABEL)
 ]
 ToArg = Annotated[str, Field(description="The later version label", min_length=1, max_length=MAX_LABEL)]
-SearchKind = Literal[tuple(sorted(SEARCH_KINDS))]
-LinkFormat = Literal[LINK_FORMATS]
-CiteFormat = Literal[CITE_FORMATS]
+# Made from the tuples the CLI and API check against, so the three front ends accept the same values (the
+# tools' JSON schemas list them); mypy cannot read a Literal built at run time, so it sees plain strings.
+if TYPE_CHECKING:
+    SearchKind: TypeAlias = str
+    LinkFormat: TypeAlias = str
+    CiteFormat: TypeAlias = str
+else:
+    SearchKind = Literal[tuple(sorted(SEARCH_KINDS))]
+    LinkFormat = Literal[LINK_FORMATS]
+    CiteFormat = Literal[CITE_FORMATS]
 
 MARKDOWN = "text/markdown"
 TERM_URI = "rulings://{game}/terms/{slug}"  # the site's URLs, less the host (``urls.py``)

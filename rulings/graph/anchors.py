@@ -84,7 +84,7 @@ def assign_anchors(term: Term) -> None:
             here.add(block.anchor)
         previous = revision.blocks
         for block in plain:
-            earlier.setdefault(comparable(block.text), block.anchor)
+            earlier.setdefault(comparable(block.text), block.anchor or "")
 
 
 def _seen_before(blocks: list[Block], earlier: dict[str, str], found: dict[int, str], here: set[str]) -> dict[int, str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..ingest.model import Block, Entry
 from ..text import comparable, name_key
@@ -57,7 +57,7 @@ def alike(a: frozenset[str], b: frozenset[str]) -> float:
 class _Side:
     """One side of a match: numbered things at one level, by number, with their title and words."""
 
-    def __init__(self, items: dict[str, object], titles: dict[str, str], texts: dict[str, str]):
+    def __init__(self, items: Mapping[str, object], titles: dict[str, str], texts: dict[str, str]):
         self.items = items  # number -> Entry (new) or Term (old)
         self.titles = titles
         self.texts = texts
@@ -270,7 +270,7 @@ def thread_numbered(blocks: list[Block], before: list[Block], used: set[str]) ->
                 block.thread = old[found[key]].thread
     for block in new.values():
         if block.thread is None:
-            thread, n = block.number, 2
+            thread, n = block.number or "", 2
             while thread in used:
                 thread, n = f"{block.number}~{n}", n + 1
             block.thread = thread

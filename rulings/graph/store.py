@@ -132,7 +132,7 @@ class TermSheet:
 
 def _referrers_at(spans, ordinal: int) -> list[tuple[str, str]]:
     """One (slug, name) a referring term, by its name then: the edges holding at the version with ``ordinal``."""
-    held = {}
+    held: dict[str, tuple[str, int]] = {}
     for slug, name, term_id, since, until in sorted(spans, key=lambda e: (e[1], e[2], e[3])):
         if since <= ordinal and (until is None or until > ordinal):
             held.setdefault(slug, (name, term_id))

@@ -256,7 +256,7 @@ def _rule_json(page: reading.RulePage) -> dict:
     return {
         **answer,
         "parts": [_part_json(page.game, page.version, part) for part in page.parts],
-        "sections": [{"number": t.number, "name": t.name} for t in page.children],
+        "sections": [{"number": part.number, "name": part.revision.name} for part in page.children],
     }
 
 
