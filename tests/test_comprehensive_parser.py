@@ -11,6 +11,7 @@ import pytest
 
 from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers import parse, parser_for
+from rulings.ingest.parsers.comprehensive import unwrap
 from rulings.ingest.source import read_source
 
 from .conftest import MAGIC_EDITIONS, text_source
@@ -178,6 +179,93 @@ def test_fixture_glossary_front_and_back_matter(fixture_doc):
     # title, stated date and the contents list (lines 1-20) are furniture, not entries
     assert sorted(doc.furniture) == [1, 3, 9, 11, 12, 13, 15, 16, 18, 20]
     assert min(line for e in doc.entries for line in e.lines if e.name != "Introduction") > 20
+
+
+# The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a
+# hyphen or dash, breaking a word), "Example:" and indented lines opening paragraphs of their own.
+
+WRAPPED = [
+    "Tiny Game Comprehensive Rules",
+    "",
+    "These rules are current as of October 1, 2003.",
+    "",
+    "1. The Game",
+    "",
+    "100. General",
+    "",
+    "100.1. These rules assume a game between two players. Optional rules allow for more ",
+    "players. See rule ",
+    '101.2 "Sources of Damage." A state-',
+    "based effect applies.",
+    'Example: A card states "Each player sacrifices a creature." First, the active ',
+    "player chooses.",
+    "",
+    "100.1a A subrule broken in two—",
+    "once.",
+    "     An indented paragraph of the same subrule.",
+    "",
+    "100.2. Each player needs a deck of at least sixty ",
+    "cards.",
+    "",
+    "100.3. There is no maximum deck size.",
+    "",
+    "100.4. A player may concede a game at any ",
+    "time.",
+    "",
+    "100.5. Tournaments have rules of their own.",
+    "",
+    "Glossary",
+    "",
+    "Ability",
+    "An instruction in an object's text is an ability. The result of following such an ",
+    "instruction is an effect.",
+    "     When an activated ability is played, it goes onto the ",
+    "stack.",
+    "",
+    "Zone",
+    "A zone is any place that cards can be during a game.",
+]
+
+
+def test_a_hard_wrapped_text_is_read_a_paragraph_at_a_time():
+    source = text_source(WRAPPED, "reference")
+    doc = parse(source)
+    assert doc.parser == "comprehensive-rules"
+    assert doc.uncovered(source.lines) == []
+    assert blocks(doc, "100.1") == (
+        [
+            (
+                "rule",
+                "100.1",
+                "These rules assume a game between two players. Optional rules allow for more players. See rule "
+                '101.2 "Sources of Damage." A state-based effect applies.\n\nExample: A card states "Each player '
+                'sacrifices a creature." First, the active player chooses.',
+                9,
+            ),
+            ("rule", "100.1a", "A subrule broken in two\u2014once.\n\nAn indented paragraph of the same subrule.", 16),
+        ],
+        [9, 10, 11, 12, 13, 14, 16, 17, 18],
+    )
+    assert [e.number for e in doc.entries if e.kind == "rule"] == ["100.1", "100.2", "100.3", "100.4", "100.5"]
+    assert blocks(doc, "100.2")[0] == [("rule", "100.2", "Each player needs a deck of at least sixty cards.", 20)]
+    ability = next(e for e in doc.entries if e.name == "Ability")
+    effect = (
+        "An instruction in an object's text is an ability. The result of following such an instruction is an effect."
+    )
+    assert [(b.text, b.line) for b in ability.blocks] == [
+        (effect, 33),
+        ("When an activated ability is played, it goes onto the stack.", 35),
+    ]
+    assert ability.lines == [32, 33, 34, 35, 36]
+    assert [e.name for e in doc.entries if e.kind == "entry"] == ["Ability", "Zone"]
+
+
+def test_a_text_printed_a_paragraph_a_line_is_never_joined():
+    """Lines that end in a space here and there (the later editions have a few) are not a hard-wrapped text."""
+    lines = [line.rstrip() for line in WRAPPED]
+    lines[8] += " "  # one stray trailing space
+    assert unwrap(lines) == (lines[:8] + [lines[8].rstrip()] + lines[9:], [[n] for n in range(1, len(lines) + 1)])
+    assert unwrap(WRAPPED)[1][8:10] == [[9, 10, 11, 12], [13, 14]]
 
 
 # The seven editions of the shipped game, byte-identical (BOMs, one UTF-16 BE, CRLF and CR-only line ends).

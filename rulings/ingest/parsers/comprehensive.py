@@ -8,6 +8,11 @@ subrule ``100.1a …``; an unnumbered line such as ``Example: …`` continues th
 follows); then unnumbered parts again: a glossary of term lines each followed by its
 definition lines, and credits.
 
+A hard-wrapped text (the editions of 2003–2004, exported with their paragraphs broken over
+lines that end in a space) is read a paragraph at a time: a line that ends in a space, a
+hyphen or a dash runs on into the next unless that one is indented or an ``Example:``
+(``unwrap``). Every record keeps the source lines it was read from.
+
 Identity is by number: a chapter or section is named with its number ("100. General", since
 "General" opens every chapter), a rule by its title when its line is one ("Trample") or else
 by its number ("Rule 100.1"); its text and its subrules are ``rule`` blocks carrying numbers.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from itertools import pairwise
 
 from ..lexer import TERMINAL
 from ..model import Block, Entry, ParsedDocument
@@ -29,6 +35,8 @@ RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606
 HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. General"
 EFFECTIVE = re.compile(r"\beffective (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
 NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
+BROKEN_WORD = re.compile(r"\S[-\u2013\u2014]$")  # "State-" / "Based Effects", "resolves—" / "even if"
+WRAPPED_SHARE = 0.2  # share of non-blank lines that run on into the next (hard-wrapped Magic: 0.55, others 0)
 
 
 def numbered(line: str) -> re.Match | None:
@@ -38,10 +46,45 @@ def numbered(line: str) -> re.Match | None:
 
 def looks_comprehensive(lines: list[str]) -> bool:
     """Whether a document is mostly numbered rules and their headings (what picks this parser)."""
-    text = [line.strip() for line in lines if line.strip()]
+    text = [line.strip() for line in unwrap(lines)[0] if line.strip()]
     rules = sum(1 for line in text if numbered(line))
     headings = sum(1 for line in text if heading(line))
     return rules >= 5 and rules + headings >= NUMBERED_SHARE * len(text)
+
+
+def runs_on(line: str, following: str) -> bool:
+    """Whether ``line`` broke mid-paragraph: it ends in a space or a broken word, and ``following``
+    neither opens a paragraph of its own (indented, or an "Example:") nor is blank."""
+    if not line.strip() or not following.strip() or following[:1].isspace() or following.startswith("Example:"):
+        return False
+    return line[-1].isspace() or bool(BROKEN_WORD.search(line))
+
+
+def hard_wrapped(lines: list[str]) -> bool:
+    """Whether a text was exported with its paragraphs broken over lines (most lines run on)."""
+    text = sum(1 for line in lines if line.strip())
+    wraps = sum(1 for line, following in pairwise(lines) if runs_on(line, following) and line[-1].isspace())
+    return text > 0 and wraps > WRAPPED_SHARE * text
+
+
+def unwrap(lines: list[str]) -> tuple[list[str], list[list[int]]]:
+    """The text a paragraph a line, and the source lines (1-based) each was read from: the lines as
+    they are, unless the text is hard-wrapped (then a line that runs on is joined to the next, a
+    broken word without a space: "State-" + "Based Effects" reads "State-Based Effects")."""
+    if not hard_wrapped(lines):
+        return [line.rstrip() for line in lines], [[number] for number in range(1, len(lines) + 1)]
+    texts: list[str] = []
+    spans: list[list[int]] = []
+    for number, line in enumerate(lines, 1):
+        before = lines[number - 2] if number > 1 else ""
+        if texts and runs_on(before, line):
+            glue = "" if BROKEN_WORD.search(before) else " "
+            texts[-1] = f"{texts[-1].rstrip()}{glue}{line.strip()}"
+            spans[-1].append(number)
+        else:
+            texts.append(line.rstrip())
+            spans.append([number])
+    return texts, spans
 
 
 def heading(line: str) -> re.Match | None:
@@ -79,30 +122,46 @@ class ComprehensiveRulesParser:
     name = "comprehensive-rules"
 
     def parse(self, source: Source) -> ParsedDocument:
-        doc = ParsedDocument()
-        lines = [line.rstrip() for line in source.lines]
-        body, contents = self.outline(lines)
-        back = self.body_end(lines, body)
-        self.front_matter(doc, lines, 0, contents[0] if contents else body, source.spec.title)
+        return _Reading(source).read()
+
+
+class _Reading:
+    """One document read: its paragraphs a line each (``lines``), and the source lines of each (``spans``)."""
+
+    def __init__(self, source: Source):
+        self.source = source
+        self.doc = ParsedDocument()
+        self.lines, self.spans = unwrap(source.lines)
+
+    def line(self, i: int) -> int:
+        """The source line (1-based) where paragraph ``i`` starts."""
+        return self.spans[i][0]
+
+    def read(self) -> ParsedDocument:
+        lines, title = self.lines, self.source.spec.title
+        body, contents = self.outline()
+        back = self.body_end(body)
+        self.front_matter(0, contents[0] if contents else body, title)
         if contents:
             for n in range(*contents):
                 if lines[n].strip():
-                    doc.furniture[n + 1] = "contents list (the headings it lists are parsed where they stand)"
-        _Body(doc, lines).walk(body, back)
-        self.parts(doc, lines, back, len(lines), source.spec.title)
-        link_references(doc.entries, kinds=("entry",))  # the glossary's "See Typecycling.", "See also Untapped."
-        return doc
+                    for number in self.spans[n]:
+                        self.doc.furniture[number] = "contents list (the headings it lists are parsed where they stand)"
+        _Body(self).walk(body, back)
+        self.parts(back, len(lines), title)
+        link_references(self.doc.entries, kinds=("entry",))  # the glossary's "See Typecycling.", "See also Untapped."
+        return self.doc
 
     # The outline: where the contents list, the numbered body and the back matter are.
 
-    @staticmethod
-    def outline(lines: list[str]) -> tuple[int, tuple[int, int] | None]:
+    def outline(self) -> tuple[int, tuple[int, int] | None]:
         """(first line of the numbered body, contents list span or None), as 0-based indexes.
 
         A contents list is a run of title lines that starts with the body's first heading
         and ends where that heading appears again; a bare title just before it ("Contents")
         belongs to it.
         """
+        lines = self.lines
         first = next((i for i, line in enumerate(lines) if heading(line)), len(lines))
         again = next((i for i in range(first + 1, len(lines)) if lines[i] == lines[first]), None)
         if again is None or any(numbered(line) for line in lines[first:again]):
@@ -113,54 +172,62 @@ class ComprehensiveRulesParser:
             start = before[-1]
         return again, (start, again)
 
-    @staticmethod
-    def body_end(lines: list[str], start: int) -> int:
+    def body_end(self, start: int) -> int:
         """The first bare, unnumbered title line after the numbered body begins (the glossary's)."""
-        return next((i for i in range(start, len(lines)) if is_title(lines, i)), len(lines))
+        return next((i for i in range(start, len(self.lines)) if is_title(self.lines, i)), len(self.lines))
 
     # Unnumbered parts: front matter and back matter.
 
-    def front_matter(self, doc: ParsedDocument, lines: list[str], start: int, end: int, title: str) -> None:
+    def front_matter(self, start: int, end: int, title: str) -> None:
         """Title line, stated effective date, then parts such as "Introduction"."""
+        lines, doc = self.lines, self.doc
         text = [i for i in range(start, end) if lines[i].strip()]
         if text and not stated_date(lines[text[0]]) and plain_heading(lines[text[0]], "", ""):
-            doc.furniture[text[0] + 1] = "document title"
+            for number in self.spans[text[0]]:
+                doc.furniture[number] = "document title"
             start = text[0] + 1
         for i in range(start, end):
             date = stated_date(lines[i])
             if date and doc.effective_date is None:
                 doc.effective_date = date
-                doc.furniture[i + 1] = "stated effective date (kept as the document's effective_date)"
-        self.parts(doc, lines, start, end, title)
+                for number in self.spans[i]:
+                    doc.furniture[number] = "stated effective date (kept as the document's effective_date)"
+        self.parts(start, end, title)
 
-    def parts(self, doc: ParsedDocument, lines: list[str], start: int, end: int, title: str) -> None:
+    def parts(self, start: int, end: int, title: str) -> None:
         """Sections under bare title lines; a glossary's title makes its groups glossary entries."""
-        kept = [i for i in range(start, end) if lines[i].strip() and i + 1 not in doc.furniture]
+        lines = self.lines
+        kept = [i for i in range(start, end) if lines[i].strip() and self.line(i) not in self.doc.furniture]
         titles = [i for i in kept if is_title(lines, i)]
         prose = [i for i in kept if not titles or i < titles[0]]
         if prose:  # text before any title: a section named after the document
-            self.paragraphs(
-                doc, Entry("section", [title], prose[0] + 1, why="text before any title line"), lines, prose
-            )
+            why = "text before any title line"
+            self.paragraphs(Entry("section", [title], self.line(prose[0]), why=why), prose)
         for k, i in enumerate(titles):
             stop = titles[k + 1] if k + 1 < len(titles) else end
-            part = Entry("section", [lines[i].strip()], i + 1, lines=[i + 1], why="a title line of an unnumbered part")
+            part = Entry(
+                "section",
+                [lines[i].strip()],
+                self.line(i),
+                lines=list(self.spans[i]),
+                why="a title line of an unnumbered part",
+            )
             if GLOSSARY_TITLES.search(part.name):
-                doc.entries.append(part)
-                self.glossary(doc, lines, i + 1, stop, part.name)
+                self.doc.entries.append(part)
+                self.glossary(i + 1, stop, part.name)
             else:
-                self.paragraphs(doc, part, lines, [n for n in range(i + 1, stop) if lines[n].strip()])
+                self.paragraphs(part, [n for n in range(i + 1, stop) if lines[n].strip()])
 
-    @staticmethod
-    def paragraphs(doc: ParsedDocument, entry: Entry, lines: list[str], numbers: list[int]) -> None:
-        """One paragraph per line: these documents are not hard-wrapped (credits are one per line)."""
-        entry.blocks.extend(Block(lines[n].strip(), n + 1) for n in numbers)
-        entry.lines.extend(n + 1 for n in numbers)
-        doc.entries.append(entry)
+    def paragraphs(self, entry: Entry, numbers: list[int]) -> None:
+        """One paragraph per line (credits are one per line)."""
+        entry.blocks.extend(Block(self.lines[n].strip(), self.line(n)) for n in numbers)
+        for n in numbers:
+            entry.lines.extend(self.spans[n])
+        self.doc.entries.append(entry)
 
-    @staticmethod
-    def glossary(doc: ParsedDocument, lines: list[str], start: int, end: int, title: str) -> None:
+    def glossary(self, start: int, end: int, title: str) -> None:
         """Each run of non-blank lines is a term (its first line, exactly as printed) and its definition."""
+        lines = self.lines
         entry: Entry | None = None
         for i in range(start, end):
             line = lines[i].strip()
@@ -168,19 +235,20 @@ class ComprehensiveRulesParser:
                 entry = None
             elif entry is None:
                 why = f"the first line of a group of lines under {title!r}"
-                entry = Entry("entry", [line], i + 1, path=[title], lines=[i + 1], why=why)
-                doc.entries.append(entry)
+                entry = Entry("entry", [line], self.line(i), path=[title], lines=list(self.spans[i]), why=why)
+                self.doc.entries.append(entry)
             else:
                 kind = "step" if re.match(r"^\d+\.\s", line) else "para"  # "1. Text on an object …"
-                entry.blocks.append(Block(line, i + 1, kind))
-                entry.lines.append(i + 1)
+                entry.blocks.append(Block(line, self.line(i), kind))
+                entry.lines.extend(self.spans[i])
 
 
 class _Body:
     """Walks the numbered body: headings open chapters and sections, numbers open rules."""
 
-    def __init__(self, doc: ParsedDocument, lines: list[str]):
-        self.doc, self.lines = doc, lines
+    def __init__(self, reading: _Reading):
+        self.reading = reading
+        self.doc, self.lines = reading.doc, reading.lines
         self.chapter: Entry | None = None
         self.section: Entry | None = None
         self.rule: Entry | None = None
@@ -190,14 +258,15 @@ class _Body:
             line = self.lines[i]
             if not line.strip():
                 continue
+            at, spans = self.reading.line(i), self.reading.spans[i]
             if sub := SUBRULE.match(line):
-                self.subrule(sub.group(1), sub.group(2), i + 1)
+                self.subrule(sub.group(1), sub.group(2), at, spans)
             elif rule := RULE.match(line):
-                self.open_rule(rule.group(1), rule.group(2), i + 1)
+                self.open_rule(rule.group(1), rule.group(2), at, spans)
             elif title := heading(line):
-                self.open_heading(title.group(1), title.group(2), i + 1, self.next_number(i + 1, end))
+                self.open_heading(title.group(1), title.group(2), at, spans, self.next_number(i + 1, end))
             else:
-                self.continuation(line.strip(), i + 1)
+                self.continuation(line.strip(), at, spans)
 
     def path(self) -> list[str]:
         return [e.name for e in (self.chapter, self.section) if e is not None]
@@ -210,14 +279,16 @@ class _Body:
                 return match.group(1)
         return None
 
-    def open_heading(self, number: str, title: str, line: int, following: str | None) -> None:
+    def open_heading(self, number: str, title: str, line: int, spans: list[int], following: str | None) -> None:
         """A section when the rules that follow are numbered under it, else a chapter."""
         is_section = following is not None and following.startswith(f"{number}.")
         self.section = None
         if not is_section:
             self.chapter = None
         why = "a numbered section heading" if is_section else "a numbered chapter heading"
-        entry = Entry("section", [f"{number}. {title}"], line, path=self.path(), lines=[line], number=number, why=why)
+        entry = Entry(
+            "section", [f"{number}. {title}"], line, path=self.path(), lines=list(spans), number=number, why=why
+        )
         self.doc.entries.append(entry)
         if is_section:
             self.section = entry
@@ -230,22 +301,22 @@ class _Body:
         self.doc.entries.append(self.rule)
         return self.rule
 
-    def open_rule(self, number: str, text: str, line: int) -> None:
+    def open_rule(self, number: str, text: str, line: int, spans: list[int]) -> None:
         title = rule_title(text)
         rule = self.new_rule(number, title or f"Rule {number}", line)
-        rule.lines.append(line)
+        rule.lines.extend(spans)
         if title is None:
             rule.blocks.append(Block(text, line, "rule", number=number))
 
-    def subrule(self, number: str, text: str, line: int) -> None:
+    def subrule(self, number: str, text: str, line: int, spans: list[int]) -> None:
         parent = number.rstrip("abcdefghijklmnopqrstuvwxyz")
         rule = self.rule
         if rule is None or rule.number != parent:  # a subrule whose rule line is missing
             rule = self.new_rule(parent, f"Rule {parent}", line)
         rule.blocks.append(Block(text, line, "rule", number=number))
-        rule.lines.append(line)
+        rule.lines.extend(spans)
 
-    def continuation(self, text: str, line: int) -> None:
+    def continuation(self, text: str, line: int, spans: list[int]) -> None:
         """An unnumbered line ("Example: …") is a further paragraph of the block it follows."""
         owner = self.rule or self.section or self.chapter
         assert owner is not None, "the body starts at a heading (ComprehensiveRulesParser.outline)"
@@ -253,4 +324,4 @@ class _Body:
             owner.blocks[-1].text += f"\n\n{text}"
         else:
             owner.blocks.append(Block(text, line))
-        owner.lines.append(line)
+        owner.lines.extend(spans)
