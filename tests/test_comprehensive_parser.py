@@ -181,6 +181,33 @@ def test_fixture_glossary_front_and_back_matter(fixture_doc):
     assert min(line for e in doc.entries for line in e.lines if e.name != "Introduction") > 20
 
 
+def test_a_body_that_names_its_chapters_otherwise_than_its_contents():
+    """2009-07-11 lists "1. Game Concepts" in its contents and prints "1. The Game" over its body."""
+    at = FIXTURE.rindex("1. Game Concepts")
+    source = text_source(FIXTURE[:at] + "1. The Game" + FIXTURE[at + len("1. Game Concepts") :], "reference")
+    doc = parse(source)
+    assert doc.uncovered(source.lines) == []
+    assert sorted(doc.furniture) == [1, 3, 9, 11, 12, 13, 15, 16, 18, 20]  # the contents list, as before
+    numbered = [(e.name, e.number, e.path) for e in doc.entries if e.number][:4]
+    assert numbered == [
+        ("1. The Game", "1", []),
+        ("100. General", "100", ["1. The Game"]),
+        ("Rule 100.1", "100.1", ["1. The Game", "100. General"]),
+        ("Rule 100.2", "100.2", ["1. The Game", "100. General"]),
+    ]
+    assert [e.number for e in doc.entries if e.kind == "rule"] == ["100.1", "100.2", "101.1", "101.2", "200.1"]
+
+
+def test_a_contents_list_right_before_the_body_stays_a_contents_list():
+    """No line between the contents and the body: the body starts where the numbering starts again."""
+    text = FIXTURE.replace("Glossary\n\nCredits\n\n1. Game Concepts", "1. Game Concepts", 1)
+    source = text_source(text, "reference")
+    doc = parse(source)
+    assert doc.uncovered(source.lines) == []
+    assert [e.line for e in doc.entries if e.number == "1"] == [18]
+    assert max(doc.furniture) == 16  # "200. General" in the contents
+
+
 # The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a
 # hyphen or dash, breaking a word), "Example:" and indented lines opening paragraphs of their own.
 

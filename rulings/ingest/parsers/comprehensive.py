@@ -93,6 +93,18 @@ def heading(line: str) -> re.Match | None:
     return match if match and not TERMINAL.search(match.group(2)) else None
 
 
+def heading_rank(number: str) -> tuple[int, int]:
+    """Where a heading stands in a body's order: chapter 7 before its sections 700 to 799."""
+    value = int(number)
+    return (value // 100, value) if value >= 100 else (value, -1)
+
+
+def leads_to(earlier: re.Match, line: str) -> bool:
+    """Whether a heading can come right before the heading ``line`` in a body (chapter 1, then section 100)."""
+    later = heading(line)
+    return later is None or heading_rank(earlier.group(1)) <= heading_rank(later.group(1))
+
+
 def rule_title(text: str) -> str | None:
     """The title of a rule whose line is only a title ("Trample"), else None."""
     return text if not TERMINAL.search(text) and len(text.split()) <= 8 else None
@@ -157,20 +169,31 @@ class _Reading:
     def outline(self) -> tuple[int, tuple[int, int] | None]:
         """(first line of the numbered body, contents list span or None), as 0-based indexes.
 
-        A contents list is a run of title lines that starts with the body's first heading
-        and ends where that heading appears again; a bare title just before it ("Contents")
-        belongs to it.
+        The body starts with the headings that lead to its first rule ("1. Game Concepts",
+        "100. General", then "100.1. …"), going back no further than a heading that cannot come
+        before them (a contents list's last "809. Teams Variant" before "1. The Game"). The titles
+        before it are its contents list, whether or not they name the body's headings as the body
+        does (2009-07-11 lists "1. Game Concepts" and prints "1. The Game"); a bare title just before
+        them ("Contents") belongs to it.
         """
         lines = self.lines
         first = next((i for i, line in enumerate(lines) if heading(line)), len(lines))
-        again = next((i for i in range(first + 1, len(lines)) if lines[i] == lines[first]), None)
-        if again is None or any(numbered(line) for line in lines[first:again]):
+        rule = next((i for i, line in enumerate(lines) if numbered(line)), None)
+        if rule is None or rule < first:
             return first, None
-        start = first
+        start = rule
+        for i in range(rule - 1, first - 1, -1):
+            match = heading(lines[i])
+            if lines[i].strip() and (match is None or (start < rule and not leads_to(match, lines[start]))):
+                break
+            start = i if match else start
+        start = next(i for i in range(start, rule + 1) if lines[i].strip())
+        listed = [line for line in lines[first:start] if line.strip()]
+        if not listed or not all(heading(line) or plain_heading(line, "", "") for line in listed):
+            return first, None  # not a list of titles: the body starts at the first heading
         before = [i for i in range(first) if lines[i].strip()]
-        if before and plain_heading(lines[before[-1]], "", ""):
-            start = before[-1]
-        return again, (start, again)
+        contents = before[-1] if before and plain_heading(lines[before[-1]], "", "") else first
+        return start, (contents, start)
 
     def body_end(self, start: int) -> int:
         """The first bare, unnumbered title line after the numbered body begins (the glossary's)."""
