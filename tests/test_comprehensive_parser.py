@@ -285,6 +285,7 @@ def test_a_hard_wrapped_text_is_read_a_paragraph_at_a_time():
     ]
     assert ability.lines == [32, 33, 34, 35, 36]
     assert [e.name for e in doc.entries if e.kind == "entry"] == ["Ability", "Zone"]
+    assert doc.effective_date == dt.date(2003, 10, 1)  # "These rules are current as of October 1, 2003."
 
 
 def test_a_text_printed_a_paragraph_a_line_is_never_joined():

@@ -33,7 +33,7 @@ from .references import link_references
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
 RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"
 HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. General"
-EFFECTIVE = re.compile(r"\beffective (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
+EFFECTIVE = re.compile(r"\b(?:effective|current) (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
 NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
 BROKEN_WORD = re.compile(r"\S[-\u2013\u2014]$")  # "State-" / "Based Effects", "resolves—" / "even if"
 WRAPPED_SHARE = 0.2  # share of non-blank lines that run on into the next (hard-wrapped Magic: 0.55, others 0)
