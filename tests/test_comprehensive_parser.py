@@ -11,7 +11,7 @@ import pytest
 
 from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers import parse, parser_for
-from rulings.ingest.parsers.comprehensive import unwrap
+from rulings.ingest.parsers.comprehensive import ComprehensiveRulesParser, unwrap
 from rulings.ingest.source import read_source
 
 from .conftest import MAGIC_EDITIONS, text_source
@@ -206,6 +206,26 @@ def test_a_contents_list_right_before_the_body_stays_a_contents_list():
     assert doc.uncovered(source.lines) == []
     assert [e.line for e in doc.entries if e.number == "1"] == [18]
     assert max(doc.furniture) == 16  # "200. General" in the contents
+
+
+def test_the_parts_the_contents_list_names_and_a_list_inside_the_glossary():
+    """Back matter is cut at the part titles the contents list names ("Questions?" followed straight by its
+    text is one); inside the glossary, an indented run of lines, or a title introducing one, goes on with the
+    entry above (2003-03-15's expansion symbols)."""
+    text = FIXTURE.replace("Glossary\n\nCredits\n\n1.", "Glossary\n\nCredits\n\nQuestions?\n\n1.", 1)
+    sets = "Expansion Symbol\nThe symbol of a set.\n\nSets\n\n     Alpha [symbol]\n\n     Beta [symbol]\n\nTrample\n"
+    text = text.replace("Trample\nA keyword", sets.replace("Trample\n", "Trample\nA keyword"), 1)
+    text = text.replace("Editing: Someone Else\n", "Editing: Someone Else\n\nQuestions?\nWrite to us.\n", 1)
+    source = text_source(text, "reference")
+    doc = ComprehensiveRulesParser().parse(source)  # too short to be 40% numbered rules
+    assert doc.uncovered(source.lines) == []
+    terms = [e.name for e in doc.entries if e.kind == "entry"]
+    assert terms == ["Active Player, Nonactive Player Order", "Ability", "Expansion Symbol", "Trample"]
+    symbol = next(e for e in doc.entries if e.name == "Expansion Symbol")
+    assert [b.text for b in symbol.blocks] == ["The symbol of a set.", "Sets", "Alpha [symbol]", "Beta [symbol]"]
+    parts = {e.name: [b.text for b in e.blocks] for e in doc.entries if e.kind == "section" and not e.number}
+    assert parts["Questions?"] == ["Write to us.", "These rules are effective as of March 3, 2024."]
+    assert parts["Credits"] == ["Design: Someone", "Editing: Someone Else"]
 
 
 # The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a

@@ -152,7 +152,8 @@ class _Reading:
     def read(self) -> ParsedDocument:
         lines, title = self.lines, self.source.spec.title
         body, contents = self.outline()
-        back = self.body_end(body)
+        listed = self.listed_parts(contents) if contents else frozenset()
+        back = self.body_end(body, listed)
         self.front_matter(0, contents[0] if contents else body, title)
         if contents:
             for n in range(*contents):
@@ -160,7 +161,7 @@ class _Reading:
                     for number in self.spans[n]:
                         self.doc.furniture[number] = "contents list (the headings it lists are parsed where they stand)"
         _Body(self).walk(body, back)
-        self.parts(back, len(lines), title)
+        self.parts(back, len(lines), title, listed)
         link_references(self.doc.entries, kinds=("entry",))  # the glossary's "See Typecycling.", "See also Untapped."
         return self.doc
 
@@ -195,9 +196,23 @@ class _Reading:
         contents = before[-1] if before and plain_heading(lines[before[-1]], "", "") else first
         return start, (contents, start)
 
-    def body_end(self, start: int) -> int:
-        """The first bare, unnumbered title line after the numbered body begins (the glossary's)."""
-        return next((i for i in range(start, len(self.lines)) if is_title(self.lines, i)), len(self.lines))
+    def listed_parts(self, contents: tuple[int, int]) -> frozenset[str]:
+        """The unnumbered parts a contents list names after its headings ("Glossary", "Credits", "Questions?")."""
+        lines = self.lines
+        first = next(n for n in range(*contents) if heading(lines[n]))
+        return frozenset(
+            lines[n].strip() for n in range(first, contents[1]) if lines[n].strip() and not heading(lines[n])
+        )
+
+    def opens_part(self, i: int, listed: frozenset[str]) -> bool:
+        """Whether line ``i`` is the title of an unnumbered part: one the contents list names, when it
+        names any ("Questions?" followed straight by its text; never a title inside the glossary such
+        as 2003-03-15's "Expansions and Editions"), else a bare title line."""
+        return self.lines[i].strip() in listed if listed else is_title(self.lines, i)
+
+    def body_end(self, start: int, listed: frozenset[str]) -> int:
+        """The first title of an unnumbered part after the numbered body begins (the glossary's)."""
+        return next((i for i in range(start, len(self.lines)) if self.opens_part(i, listed)), len(self.lines))
 
     # Unnumbered parts: front matter and back matter.
 
@@ -217,11 +232,11 @@ class _Reading:
                     doc.furniture[number] = "stated effective date (kept as the document's effective_date)"
         self.parts(start, end, title)
 
-    def parts(self, start: int, end: int, title: str) -> None:
-        """Sections under bare title lines; a glossary's title makes its groups glossary entries."""
+    def parts(self, start: int, end: int, title: str, listed: frozenset[str] = frozenset()) -> None:
+        """Sections under part titles (``opens_part``); a glossary's title makes its groups glossary entries."""
         lines = self.lines
         kept = [i for i in range(start, end) if lines[i].strip() and self.line(i) not in self.doc.furniture]
-        titles = [i for i in kept if is_title(lines, i)]
+        titles = [i for i in kept if self.opens_part(i, listed)]
         prose = [i for i in kept if not titles or i < titles[0]]
         if prose:  # text before any title: a section named after the document
             why = "text before any title line"
@@ -249,21 +264,40 @@ class _Reading:
         self.doc.entries.append(entry)
 
     def glossary(self, start: int, end: int, title: str) -> None:
-        """Each run of non-blank lines is a term (its first line, exactly as printed) and its definition."""
-        lines = self.lines
+        """Each run of non-blank lines is a term (its first line, exactly as printed) and its definition.
+
+        A run that is indented, or that introduces one (2003-03-15's "Expansions and Editions" over its
+        indented list of sets), goes on with the entry above it.
+        """
+        groups = self.groups(start, end)
         entry: Entry | None = None
-        for i in range(start, end):
-            line = lines[i].strip()
-            if not line:
-                entry = None
-            elif entry is None:
+        for k, group in enumerate(groups):
+            following = groups[k + 1][0] if k + 1 < len(groups) else None
+            indented = self.lines[group[0]][:1].isspace()
+            introduces = following is not None and self.lines[following][:1].isspace() and len(group) == 1
+            if entry is None or not (indented or introduces):
+                i, group = group[0], group[1:]
                 why = f"the first line of a group of lines under {title!r}"
-                entry = Entry("entry", [line], self.line(i), path=[title], lines=list(self.spans[i]), why=why)
+                name = self.lines[i].strip()
+                entry = Entry("entry", [name], self.line(i), path=[title], lines=list(self.spans[i]), why=why)
                 self.doc.entries.append(entry)
-            else:
+            for i in group:
+                line = self.lines[i].strip()
                 kind = "step" if re.match(r"^\d+\.\s", line) else "para"  # "1. Text on an object …"
                 entry.blocks.append(Block(line, self.line(i), kind))
                 entry.lines.extend(self.spans[i])
+
+    def groups(self, start: int, end: int) -> list[list[int]]:
+        """The runs of non-blank lines between ``start`` and ``end``."""
+        runs: list[list[int]] = []
+        for i in range(start, end):
+            if not self.lines[i].strip():
+                continue
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        return runs
 
 
 class _Body:
