@@ -228,6 +228,32 @@ def test_the_parts_the_contents_list_names_and_a_list_inside_the_glossary():
     assert parts["Credits"] == ["Design: Someone", "Editing: Someone Else"]
 
 
+def test_misnumbered_rules_are_kept_as_printed_and_warned_about():
+    """Misprints of the 2005-2010 editions: a subrule printed under another rule ("605.2c" under 609.2), a rule
+    number printed twice or in another section ("501.2." in section 510), a subrule number missing its rule's
+    ("306.b"), a rule line indented by a space (" 611.2.")."""
+    text = FIXTURE.replace("nothing at all.", "nothing at all.\n\n100.1c A misprint.")
+    text = text.replace(
+        "200.1.A turn has phases.", "200.1.A turn has phases.\n\n100.2. Printed again.\n\n 200.2. Indented."
+    )
+    text = text.replace("101.2a Trample", "101.b A number cut.\n\n101.2a Trample")
+    source = text_source(text, "reference")
+    doc = ComprehensiveRulesParser().parse(source)
+    assert doc.uncovered(source.lines) == []
+    numbers = [e.number for e in doc.entries if e.number]
+    assert len(numbers) == len(set(numbers))
+    assert [e.number for e in doc.entries if e.kind == "rule"] == ["100.1", "100.2", "101.1", "101.2", "200.1", "200.2"]
+    assert blocks(doc, "101.1")[0][-1] == ("rule", "100.1c", "A misprint.", 42)
+    assert blocks(doc, "200.1")[0][-1] == ("rule", "100.2", "Printed again.", 56)
+    assert blocks(doc, "200.2")[0] == [("rule", "200.2", "Indented.", 58)]
+    assert [(d.line, d.message) for d in doc.diagnostics] == [
+        (42, "subrule 100.1c is printed under rule 101.1: a misprint? Kept as printed, a paragraph of rule 101.1"),
+        (46, "'101.b' reads like a subrule number missing its rule's: kept as text"),
+        (56, "rule 100.2 is printed again (first at line 33): a misprint? Kept as printed, a paragraph of rule 200.1"),
+    ]
+    assert all(d.path == "corpus/g/doc.txt" and d.level == "warning" for d in doc.diagnostics)
+
+
 # The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a
 # hyphen or dash, breaking a word), "Example:" and indented lines opening paragraphs of their own.
 

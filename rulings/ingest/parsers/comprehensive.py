@@ -24,6 +24,7 @@ import datetime as dt
 import re
 from itertools import pairwise
 
+from ...errors import Diagnostic
 from ..lexer import TERMINAL
 from ..model import Block, Entry, ParsedDocument
 from ..source import Source
@@ -32,6 +33,7 @@ from .references import link_references
 
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
 RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"
+NUMBER_CUT = re.compile(r"^\d+\.[a-z]+\s")  # "306.b If an effect …"
 HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. General"
 EFFECTIVE = re.compile(r"\b(?:effective|current) (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
 NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
@@ -144,6 +146,9 @@ class _Reading:
         self.source = source
         self.doc = ParsedDocument()
         self.lines, self.spans = unwrap(source.lines)
+
+    def warn(self, line: int, message: str) -> None:
+        self.doc.diagnostics.append(Diagnostic("warning", self.source.spec.display_path, line, message))
 
     def line(self, i: int) -> int:
         """The source line (1-based) where paragraph ``i`` starts."""
@@ -309,11 +314,12 @@ class _Body:
         self.chapter: Entry | None = None
         self.section: Entry | None = None
         self.rule: Entry | None = None
+        self.printed: dict[str, int] = {}  # rule number -> the line its rule was printed at
 
     def walk(self, start: int, end: int) -> None:
         for i in range(start, end):
-            line = self.lines[i]
-            if not line.strip():
+            line = self.lines[i].lstrip()  # 2009-07-11 prints " 611.2. A text-changing effect …"
+            if not line:
                 continue
             at, spans = self.reading.line(i), self.reading.spans[i]
             if sub := SUBRULE.match(line):
@@ -323,6 +329,10 @@ class _Body:
             elif title := heading(line):
                 self.open_heading(title.group(1), title.group(2), at, spans, self.next_number(i + 1, end))
             else:
+                if NUMBER_CUT.match(line):  # 2008-10-01 prints 306.3b as "306.b"
+                    self.reading.warn(
+                        at, f"{line.split()[0]!r} reads like a subrule number missing its rule's: kept as text"
+                    )
                 self.continuation(line.strip(), at, spans)
 
     def path(self) -> list[str]:
@@ -355,10 +365,19 @@ class _Body:
 
     def new_rule(self, number: str, name: str, line: int) -> Entry:
         self.rule = Entry("rule", [name], line, path=self.path(), number=number, why=f"numbered rule {number}")
+        self.printed[number] = line
         self.doc.entries.append(self.rule)
         return self.rule
 
     def open_rule(self, number: str, text: str, line: int, spans: list[int]) -> None:
+        if number in self.printed:  # 2006-05-01 prints 510.2-510.4 as "501.2." ... "501.4."
+            self.misnumbered(
+                number, text, line, spans, f"rule {number} is printed again (first at line {self.printed[number]})"
+            )
+            return
+        section = self.section.number if self.section else None
+        if section and not number.startswith(f"{section}."):  # 2006-05-01 prints 510.4 as "501.4."
+            self.reading.warn(line, f"rule {number} is printed in section {section}: a misprint? Kept as printed")
         title = rule_title(text)
         rule = self.new_rule(number, title or f"Rule {number}", line)
         rule.lines.extend(spans)
@@ -368,10 +387,23 @@ class _Body:
     def subrule(self, number: str, text: str, line: int, spans: list[int]) -> None:
         parent = number.rstrip("abcdefghijklmnopqrstuvwxyz")
         rule = self.rule
-        if rule is None or rule.number != parent:  # a subrule whose rule line is missing
+        if rule is not None and rule.number != parent:  # 2005-08-01 prints 609.2c as "605.2c"
+            self.misnumbered(number, text, line, spans, f"subrule {number} is printed under rule {rule.number}")
+            return
+        if rule is None:  # a subrule whose rule line is missing
             rule = self.new_rule(parent, f"Rule {parent}", line)
         rule.blocks.append(Block(text, line, "rule", number=number))
         rule.lines.extend(spans)
+
+    def misnumbered(self, number: str, text: str, line: int, spans: list[int], why: str) -> None:
+        """A rule or subrule whose number cannot be where it is printed: its text stays where it stands, a
+        numbered paragraph of the rule above (as printed, number and all), and the build says so."""
+        owner = self.rule or self.section or self.chapter
+        assert owner is not None, "the body starts at a heading or a rule (_Reading.outline)"
+        owner.blocks.append(Block(text, line, "rule", number=number))
+        owner.lines.extend(spans)
+        where = f"rule {owner.number}" if owner.kind == "rule" else f"section {owner.name!r}"
+        self.reading.warn(line, f"{why}: a misprint? Kept as printed, a paragraph of {where}")
 
     def continuation(self, text: str, line: int, spans: list[int]) -> None:
         """An unnumbered line ("Example: …") is a further paragraph of the block it follows."""
