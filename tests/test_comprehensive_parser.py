@@ -273,7 +273,7 @@ WRAPPED = [
     'Example: A card states "Each player sacrifices a creature." First, the active ',
     "player chooses.",
     "",
-    "100.1a A subrule broken in two—",
+    "100.1a A subrule broken in two at the end of its first line by a dash—",
     "once.",
     "     An indented paragraph of the same subrule.",
     "",
@@ -295,8 +295,9 @@ WRAPPED = [
     "     When an activated ability is played, it goes onto the ",
     "stack.",
     "",
-    "Zone",
-    "A zone is any place that cards can be during a game.",
+    "Zone ",
+    "A zone is any place that cards can be during a game. A short heading that ends in a space is not wrapped: ",
+    "it is a heading.",
 ]
 
 
@@ -315,7 +316,12 @@ def test_a_hard_wrapped_text_is_read_a_paragraph_at_a_time():
                 'sacrifices a creature." First, the active player chooses.',
                 9,
             ),
-            ("rule", "100.1a", "A subrule broken in two\u2014once.\n\nAn indented paragraph of the same subrule.", 16),
+            (
+                "rule",
+                "100.1a",
+                "A subrule broken in two at the end of its first line by a dash\u2014once.\n\nAn indented paragraph of the same subrule.",
+                16,
+            ),
         ],
         [9, 10, 11, 12, 13, 14, 16, 17, 18],
     )
@@ -331,6 +337,8 @@ def test_a_hard_wrapped_text_is_read_a_paragraph_at_a_time():
     ]
     assert ability.lines == [32, 33, 34, 35, 36]
     assert [e.name for e in doc.entries if e.kind == "entry"] == ["Ability", "Zone"]
+    zone = next(e for e in doc.entries if e.name == "Zone")  # "Zone " opens its group: a heading, never wrapped
+    assert zone.text.endswith("A short heading that ends in a space is not wrapped: it is a heading.")
     assert doc.effective_date == dt.date(2003, 10, 1)  # "These rules are current as of October 1, 2003."
 
 

@@ -38,6 +38,7 @@ HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. Ge
 EFFECTIVE = re.compile(r"\b(?:effective|current) (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
 NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
 BROKEN_WORD = re.compile(r"\S[-\u2013\u2014]$")  # "State-" / "Based Effects", "resolves—" / "even if"
+SHORTEST_WRAP = 0.4  # share of the longest line under which a line opening a paragraph was not wrapped
 WRAPPED_SHARE = 0.2  # share of non-blank lines that run on into the next (hard-wrapped Magic: 0.55, others 0)
 
 
@@ -72,14 +73,18 @@ def hard_wrapped(lines: list[str]) -> bool:
 def unwrap(lines: list[str]) -> tuple[list[str], list[list[int]]]:
     """The text a paragraph a line, and the source lines (1-based) each was read from: the lines as
     they are, unless the text is hard-wrapped (then a line that runs on is joined to the next, a
-    broken word without a space: "State-" + "Based Effects" reads "State-Based Effects")."""
+    broken word without a space: "State-" + "Based Effects" reads "State-Based Effects"). A short line
+    that opens a paragraph was never wrapped, whatever it ends with: it is a heading ("Enchant Land ",
+    a glossary term followed by its definition)."""
     if not hard_wrapped(lines):
         return [line.rstrip() for line in lines], [[number] for number in range(1, len(lines) + 1)]
+    shortest = SHORTEST_WRAP * max(len(line.rstrip()) for line in lines)
     texts: list[str] = []
     spans: list[list[int]] = []
     for number, line in enumerate(lines, 1):
         before = lines[number - 2] if number > 1 else ""
-        if texts and runs_on(before, line):
+        opens = len(spans[-1]) == 1 and (number < 3 or not lines[number - 3].strip()) if spans else True
+        if texts and runs_on(before, line) and not (opens and len(before.rstrip()) < shortest):
             glue = "" if BROKEN_WORD.search(before) else " "
             texts[-1] = f"{texts[-1].rstrip()}{glue}{line.strip()}"
             spans[-1].append(number)
