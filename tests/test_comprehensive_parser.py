@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from rulings.ingest.manifest import DocumentSpec
+from rulings.ingest.corrections import apply_corrections
+from rulings.ingest.manifest import Correction, DocumentSpec
 from rulings.ingest.parsers import parse, parser_for
 from rulings.ingest.parsers.comprehensive import ComprehensiveRulesParser, unwrap
 from rulings.ingest.source import read_source
@@ -254,6 +256,37 @@ def test_misnumbered_rules_are_kept_as_printed_and_warned_about():
     assert all(d.path == "corpus/g/doc.txt" and d.level == "warning" for d in doc.diagnostics)
 
 
+def test_a_glossary_heading_glued_to_its_first_line_is_warned_about_with_its_remedy():
+    """A misprinted edition ("Face Down1. A card is …") is read as printed, never silently made into another
+    term; the warning gives the [[corrections]] block that names it right and gives its text back."""
+    glued = "Trample1. A keyword ability.\n2. It lets damage through.\nSee rule 101.2."
+    text = FIXTURE.replace("Trample\nA keyword ability. See rule 101.2.", glued, 1)
+    source = text_source(text, "reference", file="rules.txt", game="tiny")
+    doc = ComprehensiveRulesParser().parse(source)
+    assert [e.name for e in doc.entries if e.kind == "entry"][-1] == "Trample1. A keyword ability."
+    (warning,) = doc.diagnostics
+    assert (warning.path, warning.line, warning.level) == ("corpus/tiny/rules.txt", 62, "warning")
+    remedy = warning.message.split("add a [[corrections]] block to game.toml: ")[1]
+    assert remedy == 'file = "rules.txt", line = 62, was = "Trample1. A keyword ability.", name = "Trample"'
+    fix = tomllib.loads("[[corrections]]\n" + remedy.replace(", ", "\n"))["corrections"][0]
+    apply_corrections(source.spec, doc, [Correction(**fix)])
+    trample = next(e for e in doc.entries if e.kind == "entry" and e.line == 62)
+    assert (trample.name, [(b.kind, b.text) for b in trample.blocks]) == (
+        "Trample",
+        [("step", "1. A keyword ability."), ("step", "2. It lets damage through."), ("para", "See rule 101.2.")],
+    )
+    assert doc.diagnostics == [warning]  # the correction applied
+
+
+def test_a_heading_that_reads_as_a_sentence_is_warned_about():
+    text = FIXTURE.replace("Trample\nA keyword", "Trample A keyword ability that is glued.\nA keyword", 1)
+    doc = ComprehensiveRulesParser().parse(text_source(text, "reference"))
+    assert [(d.line, d.message[:65]) for d in doc.diagnostics] == [
+        (62, "glossary heading 'Trample A keyword ability that is glued.' reads")
+    ]
+    assert 'name = "\u2026"' in doc.diagnostics[0].message  # the name is the maintainer's to give
+
+
 # The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a
 # hyphen or dash, breaking a word), "Example:" and indented lines opening paragraphs of their own.
 
@@ -319,7 +352,8 @@ def test_a_hard_wrapped_text_is_read_a_paragraph_at_a_time():
             (
                 "rule",
                 "100.1a",
-                "A subrule broken in two at the end of its first line by a dash\u2014once.\n\nAn indented paragraph of the same subrule.",
+                "A subrule broken in two at the end of its first line by a dash\u2014once.\n\n"
+                "An indented paragraph of the same subrule.",
                 16,
             ),
         ],

@@ -21,6 +21,7 @@ by its number ("Rule 100.1"); its text and its subrules are ``rule`` blocks carr
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from itertools import pairwise
 
@@ -34,6 +35,8 @@ from .references import link_references
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
 RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"
 NUMBER_CUT = re.compile(r"^\d+\.[a-z]+\s")  # "306.b If an effect …"
+GLUED_HEADING = re.compile(r"^(.*?[^\W\d_][)\"'\u201d\u2019]?)(\d+\.\s+\S.*)$")  # "Face Down1. A card is …"
+SENTENCE_END = re.compile(r"\.[\"'\u201d\u2019)]*$")  # a heading that ends like a sentence
 HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. General"
 EFFECTIVE = re.compile(r"\b(?:effective|current) (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
 NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
@@ -290,12 +293,28 @@ class _Reading:
                 why = f"the first line of a group of lines under {title!r}"
                 name = self.lines[i].strip()
                 entry = Entry("entry", [name], self.line(i), path=[title], lines=list(self.spans[i]), why=why)
+                self.check_heading(name, self.line(i))
                 self.doc.entries.append(entry)
             for i in group:
                 line = self.lines[i].strip()
                 kind = "step" if re.match(r"^\d+\.\s", line) else "para"  # "1. Text on an object …"
                 entry.blocks.append(Block(line, self.line(i), kind))
                 entry.lines.extend(self.spans[i])
+
+    def check_heading(self, name: str, line: int) -> None:
+        """A glossary heading glued to its first line ("Face Down1. A card is …") is taken as printed, and the
+        build says how to name it right: a ``[[corrections]]`` block, which also gives the rest of the line
+        back to the definition (``rulings/ingest/corrections.py``)."""
+        glued = GLUED_HEADING.match(name)
+        if glued is None and not (SENTENCE_END.search(name) and len(name.split()) >= 4):
+            return
+        fix = {"file": self.source.spec.file, "line": line, "was": name, "name": glued.group(1) if glued else "…"}
+        block = ", ".join(f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in fix.items())
+        self.warn(
+            line,
+            f"glossary heading {name!r} reads like a heading glued to its first line; if it is one, "
+            f"add a [[corrections]] block to game.toml: {block}",
+        )
 
     def groups(self, start: int, end: int) -> list[list[int]]:
         """The runs of non-blank lines between ``start`` and ``end``."""
