@@ -287,6 +287,25 @@ def test_a_heading_that_reads_as_a_sentence_is_warned_about():
     assert 'name = "\u2026"' in doc.diagnostics[0].message  # the name is the maintainer's to give
 
 
+def test_an_empty_section_and_a_subrule_number_with_a_space_in_it():
+    """2004-2009: "215. This section is now empty. See rule …" is section 215, its title a note; 2005-2009 print
+    "606. 8b Players win …" for subrule 606.8b."""
+    text = FIXTURE.replace("See rule 100.1.\n", "See rule 100.1.\n\n101. 2b A spaced subrule.\n", 1)
+    text = text.replace(
+        "2. Turn Structure\n\n200.", "102. This section is now empty. See rule 101.1.\n\n2. Turn Structure\n\n200."
+    )
+    source = text_source(text, "reference")
+    doc = ComprehensiveRulesParser().parse(source)
+    assert doc.uncovered(source.lines) == []
+    sections = [(e.number, e.name, e.path) for e in doc.entries if e.kind == "section" and e.number]
+    assert sections[3:5] == [
+        ("102", "102. This section is now empty. See rule 101.1.", ["1. Game Concepts"]),
+        ("2", "2. Turn Structure", []),
+    ]
+    assert [b.number for b in next(e for e in doc.entries if e.number == "101.2").blocks] == ["101.2a", "101.2b"]
+    assert [(d.line, d.message) for d in doc.diagnostics] == [(46, "101. '2b' is read as subrule 101.2b")]
+
+
 # The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a
 # hyphen or dash, breaking a word), "Example:" and indented lines opening paragraphs of their own.
 

@@ -34,6 +34,8 @@ from .references import link_references
 
 SUBRULE = re.compile(r"^(\d+\.\d+[a-z]+)\.?\s+(\S.*)$")  # "702.19b Trample …" (also "119.1d. In …")
 RULE = re.compile(r"^(\d+\.\d+)(?:\.\s*|\s+)(\S.*)$")  # "702.19. Trample", "606.5 If …", "901.4.All …"
+SPACED_SUBRULE = re.compile(r"^(\d+)\. (\d+[a-z]+)\s+(\S.*)$")  # "606. 8b Players win …": 606.8b misprinted
+SECTION_LINE = re.compile(r"^(\d{3})\.\s+(\S.*)$")  # "215. This section is now empty. …"
 NUMBER_CUT = re.compile(r"^\d+\.[a-z]+\s")  # "306.b If an effect …"
 GLUED_HEADING = re.compile(r"^(.*?[^\W\d_][)\"'\u201d\u2019]?)(\d+\.\s+\S.*)$")  # "Face Down1. A card is …"
 SENTENCE_END = re.compile(r"\.[\"'\u201d\u2019)]*$")  # a heading that ends like a sentence
@@ -348,10 +350,16 @@ class _Body:
             at, spans = self.reading.line(i), self.reading.spans[i]
             if sub := SUBRULE.match(line):
                 self.subrule(sub.group(1), sub.group(2), at, spans)
+            elif spaced := SPACED_SUBRULE.match(line):  # 2005-08-01 prints 606.8b as "606. 8b Players …"
+                number = f"{spaced.group(1)}.{spaced.group(2)}"
+                self.reading.warn(at, f"{line.split()[0]} {spaced.group(2)!r} is read as subrule {number}")
+                self.subrule(number, spaced.group(3), at, spans)
             elif rule := RULE.match(line):
                 self.open_rule(rule.group(1), rule.group(2), at, spans)
             elif title := heading(line):
                 self.open_heading(title.group(1), title.group(2), at, spans, self.next_number(i + 1, end))
+            elif empty := self.empty_section(line):  # "215. This section is now empty. See rule 205.4c …"
+                self.open_heading(empty.group(1), empty.group(2), at, spans, None, section=True)
             else:
                 if NUMBER_CUT.match(line):  # 2008-10-01 prints 306.3b as "306.b"
                     self.reading.warn(
@@ -370,9 +378,22 @@ class _Body:
                 return match.group(1)
         return None
 
-    def open_heading(self, number: str, title: str, line: int, spans: list[int], following: str | None) -> None:
+    def empty_section(self, line: str) -> re.Match | None:
+        """A section whose title line is a note, a sentence ("211. [This section has been intentionally left
+        blank to preserve the ordering of other rules.]"): a section number that comes after the current one
+        in the same chapter."""
+        match = SECTION_LINE.match(line)
+        current = int(self.section.number) if self.section and self.section.number else None
+        if match is None or current is None:
+            return None
+        number = int(match.group(1))
+        return match if number > current and number // 100 == current // 100 else None
+
+    def open_heading(
+        self, number: str, title: str, line: int, spans: list[int], following: str | None, section: bool = False
+    ) -> None:
         """A section when the rules that follow are numbered under it, else a chapter."""
-        is_section = following is not None and following.startswith(f"{number}.")
+        is_section = section or (following is not None and following.startswith(f"{number}."))
         self.section = None
         if not is_section:
             self.chapter = None
