@@ -306,6 +306,16 @@ def test_an_empty_section_and_a_subrule_number_with_a_space_in_it():
     assert [(d.line, d.message) for d in doc.diagnostics] == [(46, "101. '2b' is read as subrule 101.2b")]
 
 
+def test_a_rule_citation_whose_quotes_became_question_marks_stays_text():
+    """2008-05-01's quotation marks are "?" ("See rule 504, ?Face-Down Spells and Permanents,? and rule 502.26,
+    ?Morph.?"): a line citing rules by number stays the entry's text, as it does with its quotes."""
+    cited = "See rule 101, ?Golden Rules and Others,? and rule 101.2, ?Trample.?"
+    text = FIXTURE.replace('See rule 101, "Golden Rules."', cited, 1)
+    doc = ComprehensiveRulesParser().parse(text_source(text, "reference"))
+    ability = next(e for e in doc.entries if e.name == "Ability")
+    assert (ability.blocks[-1].text, ability.see_also) == (cited, [])
+
+
 # The hard-wrapped layout of the 2003-2004 editions: a paragraph broken over lines that end in a space (or in a
 # hyphen or dash, breaking a word), "Example:" and indented lines opening paragraphs of their own.
 

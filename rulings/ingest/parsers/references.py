@@ -50,9 +50,10 @@ NOT_A_NAME = re.compile(
 )  # where to look, not what: "see step 4, below", "see next page"
 CITATION = re.compile(
     r"""\b(?: (?:rules?|sections?) \s+ \d+(?:\.\d+)* | \d+\.\d+(?:\.\d+)* ) [a-z]?     # "rule 702.19", "702.153"
-        (?:\s*[-\u2013]\s*[a-z])? ,?\s* (?:[\"\u201c][^\"\u201c\u201d]+[\"\u201d])?   # ', "Trample"'""",
+        (?:\s*[-\u2013]\s*[a-z])? ,?\s* (?:[\"\u201c][^\"\u201c\u201d]+[\"\u201d]   # ', "Trample"'
+        | \?[A-Z][^?\n]*\? )?                                                     # ', ?Trample?'""",
     re.I | re.X,
-)  # a numbered rule and its title, cited by number (the graph links numbers)
+)  # a numbered rule and its title, cited by number (the graph links numbers); its quotes may have become "?"
 MAX_WORDS = 6  # a target longer than this is a sentence ("see how the round ends"), not a name
 
 
