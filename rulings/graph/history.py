@@ -17,6 +17,7 @@ from ..errors import Diagnostic
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ParsedDocument
 from .anchors import assign_anchors
+from .completeness import check_editions
 from .deltas import apply_delta
 from .identity import Term
 from .snapshots import apply_edition, first_edition, knowledge
@@ -45,6 +46,7 @@ class Assembler:
         state = State(self.manifest)
         versions = build_timeline(self.manifest, self.parsed, state.warn)
         documents = sort_documents(self.parsed, versions, self.manifest.precedence)
+        check_editions(documents, versions, state.warn)
         walk(state, versions, documents)
         add_undated(state, documents, versions[0].label)
         suggest_renames(state, versions[0].label)

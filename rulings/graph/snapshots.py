@@ -161,7 +161,7 @@ def apply_edition(state: State, snapshot: Snapshot, known: Knowledge) -> None:
             _replace(state, term, new, known, keys, title, previous)
         state.give(term, term.current, snapshot)
     for term in state.order:
-        if id(term) not in taken and term.in_force and snapshot.series in term.series:
+        if id(term) not in taken and term.in_force and snapshot.series in term.series and not snapshot.incomplete:
             term.series.discard(snapshot.series)
             giver = state.given.get(id(term))
             if giver is not None and giver.series == snapshot.series:

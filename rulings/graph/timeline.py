@@ -65,6 +65,11 @@ class Snapshot:
     def series(self) -> str:
         return self.spec.series or self.spec.kind
 
+    @property
+    def incomplete(self) -> bool:
+        """game.toml says this edition is not whole: what it lacks is not removed (``completeness.py``)."""
+        return self.spec.incomplete is not None
+
 
 @dataclass
 class Delta:

@@ -33,6 +33,7 @@ class DocumentSpec:
     official: bool = True
     furniture: tuple[str, ...] = ()
     series: str | None = None  # editions of one series replace each other whole (default: the kind)
+    incomplete: str | None = None  # why this edition is known not to be whole (a file cut short): removes nothing
 
     @property
     def slug(self) -> str:
@@ -313,6 +314,19 @@ def _document(doc, number: int, where: str, text: str, game_dir: Path) -> Docume
     series = doc.get("series")
     if series is not None and (not isinstance(series, str) or not series.strip()):
         raise CorpusError(where, f'{label}: series must be a name, e.g. series = "rules"', line("series"))
+    incomplete = doc.get("incomplete")
+    if incomplete is not None and (not isinstance(incomplete, str) or not incomplete.strip()):
+        raise CorpusError(
+            where,
+            f'{label}: incomplete must say why, e.g. incomplete = "the file is cut off in the glossary"',
+            line("incomplete"),
+        )
+    if incomplete is not None and kind in ("changelog", "player-aid"):
+        raise CorpusError(
+            where,
+            f"{label}: incomplete is said of an edition (a reference, rulebook or faq), not of a {kind}",
+            line("incomplete"),
+        )
     return DocumentSpec(
         game=slug,
         file=file,
@@ -324,6 +338,7 @@ def _document(doc, number: int, where: str, text: str, game_dir: Path) -> Docume
         official=official,
         furniture=tuple(furniture),
         series=series.strip() if series else None,
+        incomplete=incomplete.strip() if incomplete else None,
     )
 
 
