@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tomllib
 import traceback
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from hypothesis import settings as hypothesis_settings
 from rulings.build import build
 from rulings.cli import main
 from rulings.graph.store import Store
+from rulings.ingest.assemble import cut_manifest, read_list
 from rulings.ingest.manifest import load_manifest
 from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
@@ -199,21 +199,20 @@ def built_searcher(corpus: Path, store: Path, slug: str, toml: str, files: dict[
 
 MAGIC_DOCS = SHARED / "corpora" / "magic-the-gathering" if SHARED is not None else None
 MAGIC_MANIFEST = ROOT / "docs" / "corpora" / "magic-the-gathering" / "game.toml"
-# The editions the shipped game names, in its order: ../shared holds more of them (86 since 2003), and
-# tests of the shipped game read the ones its manifest lists, never whatever the folder holds.
-MAGIC_EDITIONS = [doc["file"] for doc in tomllib.loads(MAGIC_MANIFEST.read_text("utf-8"))["documents"]]
+# The quick game's editions (quick.txt: seven of 2020-2023), in its order: the manifest names the whole
+# history (86 since 2003), and tests of the shipped game read these seven, never whatever the folder holds.
+MAGIC_EDITIONS = read_list(MAGIC_MANIFEST.with_name("quick.txt"))
 
 
 def magic_corpus(root: Path, editions: int = 7) -> Path:
-    """A corpus holding only Magic: The Gathering with its first ``editions`` editions: the repository's
-    game.toml cut to those documents, the published files linked in from ../shared (never copied)."""
+    """A corpus holding only Magic: The Gathering with the first ``editions`` editions of the quick game: the
+    repository's game.toml cut to those documents, the published files linked in from ../shared (never copied)."""
     game = root / "magic-the-gathering"
     game.mkdir(parents=True)
-    head, *documents = MAGIC_MANIFEST.read_text(encoding="utf-8").split("[[documents]]")
-    head = head.replace("[game]\n", f'[game]\nlinked_from = "{MAGIC_DOCS}"\n', 1)  # the links point there
-    (game / "game.toml").write_text(head + "".join("[[documents]]" + d for d in documents[:editions]))
-    for block in documents[:editions]:
-        file = block.split('file = "', 1)[1].split('"', 1)[0]
+    text = cut_manifest(MAGIC_MANIFEST.read_text(encoding="utf-8"), set(MAGIC_EDITIONS[:editions]))
+    text = text.replace("[game]\n", f'[game]\nlinked_from = "{MAGIC_DOCS}"\n', 1)  # the links point there
+    (game / "game.toml").write_text(text)
+    for file in MAGIC_EDITIONS[:editions]:
         (game / file).symlink_to(MAGIC_DOCS / file)
     return root
 
