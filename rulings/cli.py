@@ -29,6 +29,7 @@ class CliState:
 
     def __init__(self, corpus: str | None, store: str | None):
         self.settings = Settings.resolve(corpus, store)
+        self.store_option = store  # as given: ``build --corpus`` resolves its own default store
         self.as_json = False  # set by --json (json_option), so errors print as JSON too
         self._store: Store | None = None
         self._searcher = None
@@ -94,7 +95,11 @@ class RulingsGroup(click.Group):
 @click.group(cls=RulingsGroup)
 @click.version_option(__version__, prog_name="rulings")
 @click.option("--corpus", type=click.Path(file_okay=False), help="Corpus folder (default: ./corpus).")
-@click.option("--store", type=click.Path(file_okay=False), help="Where builds live (default: ./var/store).")
+@click.option(
+    "--store",
+    type=click.Path(file_okay=False),
+    help="Where builds live (default: ./var/store; another corpus its own, ./var/corpus-magic: ./var/store-magic).",
+)
 @click.pass_context
 def main(ctx: click.Context, corpus: str | None, store: str | None) -> None:
     """Rules references, rulings and rule versions for card games."""
@@ -115,7 +120,7 @@ def build(obj: CliState, corpus_override: str | None, full: bool, explain: str |
     Prints one line per document it parsed (entries, cross-references, lines not placed, warnings);
     --explain FILE shows that document's report in full.
     """
-    settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.settings.store)
+    settings = Settings.resolve(corpus_override or obj.settings.corpus, obj.store_option)
     report = run_build(settings, incremental=not full)
     assert report is not None  # it returns None only when asked to build just when stale
     explained = _explained(report.build, explain) if explain else None

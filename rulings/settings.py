@@ -17,9 +17,21 @@ class Settings:
     def resolve(cls, corpus: str | os.PathLike | None = None, store: str | os.PathLike | None = None) -> Settings:
         if corpus is None:
             corpus = os.environ.get("RULINGS_CORPUS") or Path.cwd() / "corpus"
+        corpus = Path(corpus).resolve()
         if store is None:
-            store = os.environ.get("RULINGS_STORE") or Path.cwd() / "var" / "store"
-        return cls(Path(corpus).resolve(), Path(store).resolve())
+            store = os.environ.get("RULINGS_STORE") or default_store(corpus)
+        return cls(corpus, Path(store).resolve())
+
+
+def default_store(corpus: Path) -> Path:
+    """Where a corpus's builds live unless told: ``./var/store`` for the bundled ``./corpus``, and for any other
+    corpus a store of its own named after it (``var/corpus-magic``: ``./var/store-magic``), so building or
+    serving another corpus never switches a server of the bundled one to its games."""
+    var = Path.cwd() / "var"
+    if corpus == (Path.cwd() / "corpus").resolve():
+        return var / "store"
+    name = corpus.name.removeprefix("corpus-") or corpus.name
+    return var / f"store-{name}"
 
 
 @dataclass(frozen=True)
