@@ -17,7 +17,10 @@ from collections import namedtuple
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from rulings.cli import main
+from rulings.ingest.assemble import cut_manifest
 from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
@@ -183,3 +186,24 @@ def test_the_counts_of_a_few_editions():
         rules = {i.number for i in reading.items if not i.number[-1].isalpha()}
         subrules = [i for i in reading.items if i.number[-1].isalpha()]
         assert (len(rules), len(subrules), len(reading.terms)) == counts, date
+
+
+def test_the_edition_cut_off_is_refused_unless_game_toml_says_so(tmp_path):
+    """2013-02-01 ends in its glossary's 31st entry: without its incomplete = "…" the build names it and stops."""
+    files = ["comprehensive-rules-2012-10-01.txt", "comprehensive-rules-2013-02-01.txt"]
+    text = cut_manifest(MAGIC_MANIFEST.read_text("utf-8"), set(files))
+    assert 'incomplete = "the file is cut off in the glossary' in text
+    game = tmp_path / "corpus" / "magic-the-gathering"
+    game.mkdir(parents=True)
+    text = text.replace("[game]\n", f'[game]\nlinked_from = "{MAGIC_DOCS}"\n', 1)
+    (game / "game.toml").write_text(re.sub(r"(?m)^incomplete = .*\n", "", text))
+    for file in files:
+        (game / file).symlink_to(MAGIC_DOCS / file)
+    result = CliRunner().invoke(
+        main, ["--corpus", str(tmp_path / "corpus"), "--store", str(tmp_path / "store"), "build"]
+    )
+    assert result.exit_code == 3
+    assert (
+        "corpus/magic-the-gathering/comprehensive-rules-2013-02-01.txt:4609: error: 31 glossary entries where "
+        "Comprehensive Rules 2012-10-01 has 470"
+    ) in result.output

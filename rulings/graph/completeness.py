@@ -16,7 +16,7 @@ from ..errors import CorpusError
 from ..ingest.model import ParsedDocument
 from .timeline import Documents, Snapshot, Version
 
-SHORT = 0.8  # fewer than this share of the edition before's count is far fewer (Magic never lost 5% at once)
+SHORT = 0.8  # fewer than this share of the edition before's count is far fewer (Magic never lost 1% at once)
 SMALLEST = 20  # counts below this say too little to judge (a test game of three terms may drop two)
 COUNTED = (("numbered rules", ("rule",)), ("glossary entries", ("entry", "keyword")))
 
