@@ -21,7 +21,7 @@ def apply_corrections(spec: DocumentSpec, doc: ParsedDocument, corrections: list
         records = [*doc.entries, *(e for v in doc.versions for e in v.entries)]
         record = next((r for r in records if r.line == fix.line), None)
         current = (record.names[0] if hasattr(record, "names") else record.name) if record else None
-        if record is None or name_key(current) != name_key(fix.was):
+        if record is None or current is None or name_key(current) != name_key(fix.was):
             doc.diagnostics.append(
                 Diagnostic(
                     "warning",
