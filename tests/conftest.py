@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tomllib
 import traceback
 from pathlib import Path
 
@@ -204,15 +205,18 @@ MAGIC_MANIFEST = ROOT / "docs" / "corpora" / "magic-the-gathering" / "game.toml"
 MAGIC_EDITIONS = read_list(MAGIC_MANIFEST.with_name("quick.txt"))
 
 
-def magic_corpus(root: Path, editions: int = 7) -> Path:
-    """A corpus holding only Magic: The Gathering with the first ``editions`` editions of the quick game: the
-    repository's game.toml cut to those documents, the published files linked in from ../shared (never copied)."""
+def magic_corpus(root: Path, editions: int | None = 7) -> Path:
+    """A corpus holding only Magic: The Gathering with the first ``editions`` editions of the quick game (None:
+    the whole history of the manifest): the repository's game.toml cut to those documents, the published files
+    linked in from ../shared (never copied)."""
     game = root / "magic-the-gathering"
     game.mkdir(parents=True)
-    text = cut_manifest(MAGIC_MANIFEST.read_text(encoding="utf-8"), set(MAGIC_EDITIONS[:editions]))
+    manifest = MAGIC_MANIFEST.read_text(encoding="utf-8")
+    files = [d["file"] for d in tomllib.loads(manifest)["documents"]] if editions is None else MAGIC_EDITIONS[:editions]
+    text = cut_manifest(manifest, set(files)) if editions is not None else manifest
     text = text.replace("[game]\n", f'[game]\nlinked_from = "{MAGIC_DOCS}"\n', 1)  # the links point there
     (game / "game.toml").write_text(text)
-    for file in MAGIC_EDITIONS[:editions]:
+    for file in files:
         (game / file).symlink_to(MAGIC_DOCS / file)
     return root
 

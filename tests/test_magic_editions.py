@@ -24,6 +24,7 @@ from rulings.ingest.assemble import cut_manifest
 from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
+from rulings.text import comparable, name_key
 
 from .conftest import MAGIC_DOCS, MAGIC_MANIFEST
 
@@ -207,3 +208,57 @@ def test_the_edition_cut_off_is_refused_unless_game_toml_says_so(tmp_path):
         "corpus/magic-the-gathering/comprehensive-rules-2013-02-01.txt:4609: error: 31 glossary entries where "
         "Comprehensive Rules 2012-10-01 has 470"
     ) in result.output
+
+
+# -- the whole history built: every number of every edition answers with that edition's own entry ----------
+@pytest.fixture(scope="module")
+def history_store(tmp_path_factory):
+    """The 86-edition game built as `make corpus-magic` assembles it (the documents linked from ../shared)."""
+    from rulings.build import build
+    from rulings.builds import current_build
+    from rulings.graph.store import Store
+    from rulings.settings import Settings
+
+    from .conftest import magic_corpus
+
+    root = tmp_path_factory.mktemp("history")
+    build(Settings.resolve(magic_corpus(root / "corpus", editions=None), root / "store"), progress=lambda _: None)
+    return Store(current_build(root / "store"))
+
+
+def same(text: str) -> str:
+    return squashed(comparable(text))
+
+
+def test_every_number_of_every_edition_answers_with_its_own_entry(history_store):
+    """Through the built graph (the revisions in force at each version, as pages and answers read them): each
+    edition's chapters and sections by number with their names, its rules and subrules with their texts, and
+    every glossary entry it prints. Texts are compared as the versions model compares them (``comparable``):
+    an edition that prints a rule again with other quotes keeps the earlier revision."""
+    store = history_store
+    game = store.game("magic-the-gathering")
+    documents = tomllib.loads(MAGIC_MANIFEST.read_text("utf-8"))["documents"]
+    labels = {doc["file"]: doc["version"] for doc in documents}
+    cut = {doc["file"] for doc in documents if doc.get("incomplete")}  # its last line may be half an entry
+    versions = {v.label: v for v in store.versions(game)}
+    assert sorted(labels.values()) == sorted(versions)
+    checked = 0
+    for file, label in labels.items():
+        reading = Reading(MAGIC_DOCS / file)
+        contents = store.contents(versions[label])
+        blocks = store.blocks_of([r.id for t, r in contents if t.kind == "rule"])
+        headings, numbered = [], []
+        for term, revision in contents:
+            if term.kind == "section" and revision.number:
+                headings.append((revision.number, same(revision.name)))
+            elif term.kind == "rule":
+                numbered += [(b.number, same(b.text)) for b in blocks[revision.id] if b.number]
+                if revision.number not in {b.number for b in blocks[revision.id]}:
+                    numbered.append((revision.number, same(revision.name)))  # "702.19. Trample"
+        assert sorted(headings) == sorted((number, same(name)) for number, name in reading.headings), label
+        assert sorted(numbered) == sorted((i.number, same(i.text)) for i in reading.items), label
+        glossary = {name_key(r.name) for t, r in contents if t.kind == "entry"}
+        printed = reading.terms[:-1] if file in cut else reading.terms
+        assert {name_key(term) for _, term, _ in printed} <= glossary, label
+        checked += len(numbered)
+    assert checked > 150000
