@@ -38,7 +38,7 @@ from .topdocs import FilterSets, TermScores, TopDocuments, top_documents
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
 COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
-CANDIDATES = 40  # documents re-ranked (more when more hits are asked for, at most 300)
+CANDIDATES = 150  # documents re-ranked, whatever the page size: a page size cuts the list, never re-ranks it
 PRESENCE_FIELDS = ("title", "names", "body")  # where a query word counts as present
 COVERAGE_FLOOR = 0.1  # what a text covering none of the telling words keeps of its score
 COVERAGE_POWER = 2  # how steeply a text loses score for the share of the question it misses
@@ -444,7 +444,7 @@ class Searcher:
             return [], 0.0
         wanted, unseen, common = self.required_words(plan)
         pointing = {**common, **wanted}  # which of an entry's passages answers: its common words tell too
-        size = min(max(limit * 3, CANDIDATES), 300)
+        size = CANDIDATES
         found = self._candidates(self.current_searcher, self.ix.indexname, plan, filters, size)
         if version:  # a past version's texts live in the history index too
             found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, size)
