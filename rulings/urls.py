@@ -45,11 +45,12 @@ class Urls:
         """The whole document as it stood at a version."""
         return self._path(f"/{game}/v/{quote(version)}/", anchor)
 
-    def rule(self, game: str, number: str, version: str | None = None) -> str:
-        """A numbered rule, section or subrule ("702.19b"), now or pinned to ``version`` (docs/versions.md)."""
+    def rule(self, game: str, number: str, version: str | None = None, anchor: str | None = None) -> str:
+        """A numbered rule, section or subrule ("702.19b"), now or pinned to ``version`` (docs/versions.md);
+        ``anchor`` a paragraph of it without a number of its own (an example)."""
         if version:
-            return self._path(f"/{game}/v/{quote(version)}/rules/{number}")
-        return self._path(f"/{game}/rules/{number}")
+            return self._path(f"/{game}/v/{quote(version)}/rules/{number}", anchor)
+        return self._path(f"/{game}/rules/{number}", anchor)
 
     def history(self, game: str, slug: str) -> str:
         return self._path(f"/{game}/terms/{slug}/history")

@@ -60,6 +60,8 @@ NEGATIVE = [
     (("applies", "mc", "dash", "--date", "2020-01-01", "--version", "1.1"), "error", 2),
     (("diff", "mc", "dash", "1.1", "2020-99-01"), "error", 2),
     (("search", "stun", "--game", "nope"), "unknown-game", 1),  # like every command naming a game
+    (("search", "stun", "--game", "mc", "--version", "9.9"), "unknown-version", 1),  # not "no matches"
+    (("search", "stun", "--version", "9.9"), "unknown-version", 1),  # no game has it
 ]
 
 
@@ -125,6 +127,8 @@ def test_version_from_the_package():
         ("/api/marvel-champions/changes/2019-01-01..1.4", "before-first-version", 404),
         ("/api/marvel-champions/v/1.0/terms/hinder-x", "not-defined", 404),
         ("/api/marvel-champions/terms?version=9.9", "unknown-version", 404),
+        ("/api/search?q=stun&game=marvel-champions&version=9.9", "unknown-version", 404),
+        ("/api/search?q=stun&version=9.9", "unknown-version", 404),
         ("/api/nope/terms", "error", 404),
         ("/api/marvel-champions/rulings/nope", "error", 404),
         ("/api/marvel-champions/applies?term=dash&date=2020-13-45", "error", 400),

@@ -110,9 +110,9 @@ def hits(searcher, query):
 def test_a_rule_whose_whole_text_is_one_subrule_points_at_it(searcher):
     """701.1 is all 701.1a: its hit cites 701.1a (number and link), as a passage of a longer rule would."""
     hit = next(h for h in hits(searcher, "scuttle a ship") if h.title == "Scuttle" and h.number)
-    assert hit.number == "701.1a" and hit.url.endswith("#701.1a"), (hit.number, hit.url)
+    assert hit.number == "701.1a" and hit.url.endswith("/rules/701.1a"), (hit.number, hit.url)
     longer = next(h for h in hits(searcher, "salvaged ship docked") if h.title == "Salvage")
-    assert longer.number == "701.2b" and longer.url.endswith("#701.2b")
+    assert longer.number == "701.2b" and longer.url.endswith("/rules/701.2b")
 
 
 def test_word_families_meet_though_the_index_folds_a_final_e():
@@ -184,7 +184,7 @@ def test_a_subrule_number_typed_points_the_hit_at_that_subrule(searcher):
     """ "101.3b" is a passage of rule 101.3: the hit lands on it, not on the rule's top or another subrule."""
     for typed, number in (("101.3b", "101.3b"), ("rule 101.1a", "101.1a"), ("what does 101.3a say", "101.3a")):
         hit = hits(searcher, typed)[0]
-        assert (hit.number, hit.url.partition("#")[2]) == (number, number), (typed, hit.number, hit.url)
+        assert (hit.number, hit.url) == (number, f"/harbor-rules/rules/{number}"), (typed, hit.number, hit.url)
     assert hits(searcher, "a ship with 0 crew")[0].number == "101.5"  # a bare number is a count, not a rule
 
 
@@ -203,3 +203,24 @@ def test_a_quoted_phrase_is_searched_as_its_word_pairs(searcher):
     ]
     assert hits(searcher, '"a docked ship can\'t sail"')[0].number == "101.1b"
     assert not [c for c in searcher.plan('"docked ship sail"', game="harbor-rules").clauses if isinstance(c, Query.And)]
+
+
+def test_a_count_in_a_question_is_not_the_end_of_a_rule_number(searcher):
+    """ "101.5" is one word: a "5" typed as a count matches no part of it, while "101.5" typed is that rule."""
+    assert searcher.tokens("see 101.5 and 702.19b.") == ["see", "101.5", "702.19b"]
+    assert not [h.number for h in hits(searcher, "storm 5") if h.number and h.number.startswith("101.5")]
+    assert not [h.number for h in hits(searcher, "how does a refit to 3 work") if h.number and "3" in h.number]
+    assert hits(searcher, "101.5")[0].number == "101.5"
+    assert hits(searcher, "what does 101.3a say about the toll")[0].number == "101.3a"
+
+
+def test_a_glossary_entry_and_the_rule_it_points_to_are_one_hit_at_the_rules_url(searcher):
+    """The glossary's "Scuttle ... See rule 701.1" and rule 701.1 answer alike: one hit, the rule, at
+    /<game>/rules/<number>, kind "rule", the glossary's words counting for it."""
+    found = hits(searcher, "scuttle")
+    assert [h.title for h in found].count("Scuttle") == 1, [(h.title, h.kind, h.url) for h in found]
+    hit = found[0]
+    assert (hit.title, hit.kind, hit.url) == ("Scuttle", "rule", "/harbor-rules/rules/701.1a")
+    wreck = hits(searcher, "move a ship you own to the wreck pile")[0]  # the glossary's own words
+    assert (wreck.title, wreck.kind, wreck.url) == ("Scuttle", "rule", "/harbor-rules/rules/701.1a")
+    assert {h.kind for h in hits(searcher, "ship")} <= {"rule", "section", "glossary"}

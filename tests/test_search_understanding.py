@@ -390,7 +390,7 @@ def test_a_passage_stores_only_its_own_text_and_a_hit_found_by_it_alone_shows_it
     candidates = searcher._candidates
     monkeypatch.setattr(searcher, "_candidates", passages_only)
     hit = top(searcher, "armor subtracted")
-    assert (hit.title, hit.game, hit.kind, hit.subkind) == ("Attack", "lantern-keep", "term", "entry")
+    assert (hit.title, hit.game, hit.kind, hit.subkind) == ("Attack", "lantern-keep", "glossary", "entry")
     assert hit.url == "/lantern-keep/terms/attack#p-each-enemy-attack-deals"
     assert "armor is subtracted" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
 

@@ -447,6 +447,28 @@ class Store:
             out.setdefault(term_id, []).append((name, how))
         return out
 
+    def cited_rules_in(self, game: Game) -> dict[int, list[int]]:
+        """The numbered rules (not sections) each term of a game cites ("See rule 702.19"), by term id."""
+        out: dict[int, list[int]] = {}
+        sql = (
+            "SELECT e.src_id, e.dst_id FROM edges e JOIN terms d ON d.id = e.dst_id "
+            "WHERE e.game_id = ? AND e.kind = 'cites' AND d.kind = 'rule' ORDER BY e.src_id, e.dst_id"
+        )
+        for src, dst in self.q(sql, game.id):
+            out.setdefault(src, []).append(dst)
+        return out
+
+    def ruling_terms_in(self, game: Game) -> dict[int, list[int]]:
+        """The terms each ruling of a game mentions, by ruling id."""
+        out: dict[int, list[int]] = {}
+        sql = (
+            "SELECT rt.ruling_id, rt.term_id FROM ruling_terms rt JOIN rulings r ON r.id = rt.ruling_id "
+            "WHERE r.game_id = ? ORDER BY rt.ruling_id, rt.term_id"
+        )
+        for ruling, term in self.q(sql, game.id):
+            out.setdefault(ruling, []).append(term)
+        return out
+
     def name_keys(self, game: Game) -> list[tuple[str, int]]:
         """(key, term id) of every name of a game's terms, for finding the name a typo misses."""
         return self.q(

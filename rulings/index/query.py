@@ -19,7 +19,7 @@ from itertools import pairwise
 from whoosh import query as Q
 
 from .lexicon import Synonyms
-from .schema import FILLER_WORDS, QUESTION_WORDS, TOKENS, family_stem, light_stem, normal_word
+from .schema import FILLER_WORDS, IS_RULE_NUMBER, QUESTION_WORDS, TOKENS, family_stem, light_stem, normal_word
 
 # The cost model's limits (see module docstring). Postings are what a clause costs Whoosh to walk.
 MAX_WORDS = 10  # distinct words searched (the most telling ones when a query has more)
@@ -56,6 +56,7 @@ IDIOM_WEIGHT = 0.8  # what a phrase of the lexicon stands for ("same time": "sim
 PAIR_WEIGHT = 1.5
 REVERSED_WEIGHT = 0.5
 PHRASE_WEIGHT = 2.0
+NUMBER_WEIGHT = 4.0  # a rule's number typed ("509.1a"): the rule or subrule it is, as strong as its name
 
 
 @dataclass
@@ -80,6 +81,11 @@ class Plan:
     clauses: list[Q.Query] = field(default_factory=list)
     cost: int = 0  # estimated postings walked
     dropped: int = 0  # clauses left out by the budget
+
+    @property
+    def numbers(self) -> list[str]:
+        """The rule numbers typed ("509.1a"): each goes straight to its rule."""
+        return [w.stem for w in self.words if IS_RULE_NUMBER.match(w.stem)]
 
     @property
     def telling(self) -> list[Word]:
@@ -293,6 +299,9 @@ class Planner:
             for stem, weight in word.alternatives.items():
                 for fieldname in fields_of(stem, self.ALTERNATIVE_FIELDS):
                     offer(2, fieldname, stem, weight)
+        for word in words:  # a rule's number typed: the rule (or subrule) of that number
+            if IS_RULE_NUMBER.match(word.stem):
+                offer(0, "numbers", word.stem, NUMBER_WEIGHT)
         weights = {w.stem: w.weight for w in words}
         for pair in pairs:  # a pair tells as much as its weaker word ("the other players": little)
             weight = PAIR_WEIGHT * min(weights.get(s, 1.0) for s in pair.split("_"))

@@ -90,8 +90,11 @@ FILLER_WORDS = frozenset(
     {"other", "another", "some", "any", "all", "each", "every", "both", "same", "such", "own"}
     | {"thing", "things", "way", "ways", "whole", "lot", "lots", "kind", "sort", "actually", "exactly", "mean", "about"}
 )
-TOKENS = r"[\w+]+(?:['\u2019][\w+]+)*"  # hyphens and slashes separate words
+# A rule's number ("702.19b", "100.1") is one word: its parts are not counts ("mull to 7" is not rule 615.7).
+RULE_NUMBER = r"\d+(?:\.\d+)+[a-zA-Z]?(?![\w+])"
+TOKENS = rf"{RULE_NUMBER}|[\w+]+(?:['\u2019][\w+]+)*"  # hyphens and slashes separate words
 WORD = re.compile(TOKENS)
+IS_RULE_NUMBER = re.compile(RULE_NUMBER + "$")
 CLITICS = ("s", "d", "ll", "re", "ve", "m")
 # Inflections Porter2 leaves apart from their word: "goes" keeps its "e" ("goe"), which "go" has not.
 INFLECTIONS = {"goes": "go"}
@@ -364,6 +367,7 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         game=Identifier(stored=True),
         kind=Identifier(stored=True),  # term | subdefinition | section | ruling | passage
         subkind=Identifier(stored=True),  # entry | keyword | rule | faq | clarification | errata | note
+        category=Identifier(stored=True),  # what people call it (the hit's kind): rule | glossary | section | ruling
         versions=Keywords(commas=True),  # searched (a version's texts), never shown
         # Words without positions: a quoted phrase is searched as its word pairs (``pairs``); positions were a
         # fifth of the index.
@@ -383,9 +387,19 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         version=fields.STORED,
         # A passage (a block of an entry's text) names its entry; anchor and number point inside it.
         parent=Identifier(stored=True),  # indexed: an entry's passages are found by it
-        entry=Identifier(),  # an entry with passages: what a passage found without its entry finds it by
+        # An entry with passages: what a passage found without its entry finds it by (its id); a numbered rule's
+        # revisions also by their ``unit``, what a glossary entry pointing to the rule finds it by.
+        entry=Keywords(commas=True),
         anchor=fields.STORED,
         number=fields.STORED,
+        numbers=Keywords(commas=True),  # the rule numbers a document is (an entry's and, alone, its subrule's)
         span=fields.STORED,  # (start, length) of a passage's text in its entry's, instead of a copy
         scope=fields.STORED,  # the headings of the variant an entry belongs to (scope.py), if any
+        # How answers relate: a glossary entry that points to one numbered rule is one answer with it (``unit``:
+        # the rule's id); a ruling outranks the terms it is about (``concerns``: their ``term`` ids) unless
+        # its document (``date``) is older than their text.
+        unit=fields.STORED,
+        term=fields.STORED,
+        concerns=fields.STORED,
+        date=fields.STORED,
     )

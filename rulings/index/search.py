@@ -22,8 +22,11 @@ from pathlib import Path
 
 from whoosh import query as Q
 
+from ..casing import sentence_case
+from ..errors import Unanswerable
+from ..graph import answers
 from ..graph.store import Store
-from ..text import name_key
+from ..text import is_all_caps, name_key
 from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
@@ -56,11 +59,17 @@ KINDS = {
     "faq": "ruling",
     "errata": "ruling",
     "clarification": "ruling",
+    "rule": "rule",
+    "rules": "rule",
+    "glossary": "glossary",
 }
+CATEGORIES = ("rule", "glossary")  # kinds searched by what people call them (the index's ``category``)
 # A subrule's number as typed ("702.19b", "4.2", "7a"); a bare number ("2 cards") is a count.
 SUBRULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b|\b\d+[a-z]\b")
+LEGACY_CATEGORY = {"term": "glossary", "subdefinition": "glossary"}  # an index written before ``category``
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
 PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
+AMENDED_SHARE = 0.5  # a ruling scoring this share of a text it is about ranks above it (it amends it)
 WARM_QUERIES = ("rules", "rules of play")  # what a new set of searchers answers before it serves
 OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
 
@@ -119,17 +128,39 @@ class Results:
 
 
 def snippet(text: str, pattern: re.Pattern | None, width: int = 220) -> str:
-    """The part of ``text`` around the first query word, query words marked; cheap on long texts."""
-    match = pattern.search(text) if pattern else None
-    start = max(0, match.start() - width // 3) if match else 0
-    if start:
-        start = text.find(" ", start) + 1 or start
+    """The sentence of ``text`` that holds the most query words, and what follows it, query words marked."""
+    start = answering_sentence(text, pattern) if pattern else 0
     piece = text[start : start + width]
     if start + width < len(text):
         piece = piece.rsplit(" ", 1)[0] + "\u2026"
     if start:
         piece = "\u2026" + piece
     return pattern.sub(lambda m: f"{OPEN}{m.group(0)}{CLOSE}", piece) if pattern else piece
+
+
+SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=[\w\"\u201d)]))+(?:[.!?]+|\n|$)")  # "702.19b" ends none
+MAX_SENTENCES = 40  # looked at for the one that answers (the rest of a long text: its first match)
+
+
+def answering_sentence(text: str, pattern: re.Pattern) -> int:
+    """Where the sentence with the most distinct query words starts (the first of equals); 0 if none has one."""
+    best, start = 0, 0
+    for n, sentence in enumerate(SENTENCE.finditer(text)):
+        if n >= MAX_SENTENCES:
+            break
+        found = len({m.group(0).lower() for m in pattern.finditer(sentence.group(0))})
+        if found > best:
+            best, start = found, sentence.start() + len(sentence.group(0)) - len(sentence.group(0).lstrip())
+    return start
+
+
+EMPHASIS = re.compile(r"(?<![\w*_])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*_])", re.S)
+
+
+def readable(text: str, names: tuple[str, ...] = ()) -> str:
+    """A text as pages show it: emphasis markup dropped, an ALL CAPS text in sentence case (its names kept)."""
+    text = EMPHASIS.sub(r"\2", text)
+    return sentence_case(text, names) if is_all_caps(text) else text
 
 
 def marks(marked: str) -> list[list[int]]:
@@ -178,6 +209,9 @@ class _Group:
     present: dict = field(default_factory=dict)  # query word -> credit (1: the word itself, less: an alternative)
     rank: int = 1 << 30
     named: bool = False  # the query names the entry: the hit shows its top
+    numbered: dict | None = None  # the document (entry or passage) whose rule number the query says
+    companions: list = field(default_factory=list)  # glossary entries pointing to this one (its ``unit``)
+    coverage: float = 0.0  # the share of the question its texts cover
     source: tuple | None = None  # (searcher, its top documents, its best passage's score) the entry came from
     found_in: tuple | None = None  # (searcher, its top documents) a passage came from
     key: str = ""  # the entry's id
@@ -218,7 +252,8 @@ class Searcher:
         self.filter_sets = FilterSets()  # the documents of each game, kind, version searched
         self.term_scores = TermScores()  # each word's documents and scores, once decoded
         self._spelling: SpellingWords | None = None
-        store = Store(build)
+        store = self.store = Store(build)
+        self._names: dict[str, tuple[str, ...]] = {}  # a game's display names (``_display_names``)
         self.completions = Completions(store)
         general = Synonyms(LEXICON.synonyms, self.words)
         vocabularies = store.vocabularies()
@@ -354,6 +389,7 @@ class Searcher:
         if kind and kind.lower() not in KINDS:
             results.message = f"unknown kind {kind!r}"
             return results
+        version = self.version_label(version, game) if version else None
         filters = self.filters(game, kind, version)
         if partial:
             cleaned = self.complete_last_word(cleaned)
@@ -366,6 +402,23 @@ class Searcher:
             results.message = "no matches"
             results.suggestions = self.closest_names(cleaned, game)
         return results
+
+    def version_label(self, asked: str, game: str | None) -> str | None:
+        """The label of the version searched ("v1.4", "1.4.0": "1.4"; "latest" across games: every text in
+        force, no filter); a version the game (or, across games, every game) lacks is ``unknown-version``."""
+        if game is None:
+            if asked.strip().lower() in ("latest", "current"):
+                return None
+            for found in self.store.games():
+                try:
+                    return answers.version_by_label(self.store, found, asked).label
+                except Unanswerable:
+                    continue
+            raise Unanswerable("unknown-version", f"No game has a version {asked!r}.")
+        found = self.store.game(game)
+        if found is None:
+            raise Unanswerable("unknown-game", f"No game {game!r}.")
+        return answers.version_by_label(self.store, found, asked).label
 
     def try_correction(self, results, text, hits, coverage, filters, limit, version, game) -> None:
         """Take a spelling correction only when its best hit answers clearly more of the query."""
@@ -426,7 +479,10 @@ class Searcher:
         if kind:
             kind = kind.lower()
             # an entry of that kind, or a passage of one (a passage's subkind is its entry's kind)
-            parts.append(Q.Or([Q.Term("kind", KINDS[kind]), Q.Term("subkind", KINDS[kind])]))
+            if KINDS[kind] in CATEGORIES:
+                parts.append(Q.Term("category", KINDS[kind]))
+            else:
+                parts.append(Q.Or([Q.Term("kind", KINDS[kind]), Q.Term("subkind", KINDS[kind])]))
             if kind in ("errata", "faq", "clarification"):
                 parts.append(Q.Term("subkind", kind))
         if version:
@@ -448,7 +504,11 @@ class Searcher:
         found = self._candidates(self.current_searcher, self.ix.indexname, plan, filters, size)
         if version:  # a past version's texts live in the history index too
             found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, size)
-        groups = self._groups(found, wanted, pointing, text)
+
+        def in_force(searcher, name: str):  # the documents the search's filters allow (None: all)
+            return None if filters is None else self.filter_sets.get(searcher, name, filters)[1]
+
+        groups = self._groups(found, wanted, pointing, text, set(plan.numbers), in_force)
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
         self._point_at_answers(ranked, pointing)
         self._point_at_numbers(ranked, text)
@@ -502,8 +562,15 @@ class Searcher:
         """What a text keeps of its score for covering this share of the question (little when it covers little)."""
         return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
 
-    def _groups(self, found: list[tuple], wanted: dict, pointing: dict, text: str) -> dict[str, _Group]:
-        """Candidates by entry, each scored by ``wanted`` words; its best passage chosen by ``pointing`` words."""
+    def _groups(
+        self, found: list[tuple], wanted: dict, pointing: dict, text: str, numbers: set[str], in_force
+    ) -> dict[str, _Group]:
+        """Candidates by answer, each scored by ``wanted`` words; its best passage chosen by ``pointing`` words.
+
+        An answer is an entry with its passages, and the glossary entries that point to it alone (a
+        glossary's "See rule 702.19": ``unit``), whose words and names count for it. A rule's number
+        typed (``numbers``) names the rule or subrule of that number.
+        """
         presence = {}
         for searcher, walked in {id(f[0]): (f[0], f[3]) for f in found}.values():
             docnums = [hit.docnum for s, hit, _, _ in found if s is searcher]
@@ -512,7 +579,7 @@ class Searcher:
         groups: dict[str, _Group] = {}
         for searcher, hit, top, walked in found:
             fields = hit.fields
-            key = fields.get("parent") or fields["id"]
+            key = fields.get("unit") or fields.get("parent") or fields["id"]
             group = groups.setdefault(key, _Group(key=key))
             group.rank = min(group.rank, hit.rank)
             found = presence[id(searcher)].get(hit.docnum, {})
@@ -521,29 +588,71 @@ class Searcher:
             passage = fields["kind"] == "passage"
             prior = KIND_PRIOR.get(fields["subkind"] if passage else fields["kind"], 0.5)
             score = (hit.score / top) * prior * (PASSAGE_PRIOR if passage else 1.0)
-            answers = score * self.coverage_factor(self.coverage(found, pointing))
-            if passage and (group.best_fields is None or answers > group.passage_score):  # the best passage
-                group.passage_score, group.best_fields = answers, fields
-                group.found_in = (searcher, walked)
-            elif not passage:
+            if numbers and (fields.get("number") or "") in numbers:
+                group.numbered = fields
+            if passage:
+                answers = score * self.coverage_factor(self.coverage(found, pointing))
+                if group.best_fields is None or answers > group.passage_score:  # the best passage
+                    group.passage_score, group.best_fields = answers, fields
+                    group.found_in = (searcher, walked)
+            elif fields.get("unit") and fields.get("category") == "glossary":  # a glossary entry pointing to a rule
+                group.companions.append(fields)
+                group.found_in = group.found_in or (searcher, walked)
+                if group.source is None:
+                    group.source = (searcher, walked, passage_tops.get(id(searcher), 1.0))
+            else:
                 group.entry_fields = fields
                 group.source = (searcher, walked, passage_tops.get(id(searcher), 1.0))
             group.best = max(group.best, score)
         asked = set(self.tokens(text))
         for key, group in groups.items():
             if group.entry_fields is None:
-                group.entry_read = self._entry_of(*group.found_in, key)
-            coverage = self.coverage(group.present, wanted)
+                group.entry_read = self._entry_of(*group.found_in[:2], key, in_force)
+                if group.entry_read is None and group.companions:  # its rule is not in this index: the glossary shows
+                    group.entry_fields, group.companions, group.source = group.companions[0], [], None
+            group.coverage = self.coverage(group.present, wanted)
             fields = group.entry
             # A name inside the query counts as much as the rest of the query agrees with the entry.
-            bonus = self._name_bonus(fields, text, set(wanted)) * coverage
-            group.best = group.best * self.coverage_factor(coverage) + bonus
+            names = {id(f): self._name_bonus(f, text, set(wanted)) for f in [fields, *group.companions]}
+            group.companions.sort(key=lambda f: -names[id(f)])  # the one the query names first, else the best found
+            named = max(names.values())
+            bonus = (2.0 if group.numbered else named) * group.coverage
+            group.best = group.best * self.coverage_factor(group.coverage) + bonus
             if fields.get("scope") and not names_variant(fields["scope"], asked):
                 group.best *= VARIANT_PRIOR  # a variant's rule, the variant unnamed: the base rule answers first
-            group.named = bonus >= 2.0 and group.entry_fields is not None
-            if group.best_fields is None or group.named:
-                group.best_fields = group.entry_fields  # no passage, or the entry named: its top
+            group.named = bool(group.numbered) or bonus >= 2.0 and (group.entry_fields or group.entry_read) is not None
+            if group.numbered:
+                group.best_fields = group.numbered
+            elif group.best_fields is None or bonus >= 2.0:
+                group.best_fields = fields  # no passage, or the entry named: its top
+        self._amended_below_rulings(groups)
         return groups
+
+    def _amended_below_rulings(self, groups: dict[str, _Group]) -> None:
+        """A ruling that answers as much of the question as a text it is about, and nearly as well, ranks just
+        above it: an erratum or clarification amends that text (unless its document is older than the text)."""
+        terms: dict[int, _Group] = {}
+        for group in groups.values():
+            term = group.entry.get("term")
+            if term is not None and group.entry.get("kind") != "ruling":
+                terms[term] = group
+        moved: set[int] = set()
+        rulings = [g for g in groups.values() if g.entry.get("kind") == "ruling" and g.entry.get("concerns")]
+        for ruling in sorted(rulings, key=lambda g: -g.best):
+            date = ruling.entry.get("date")
+            for term in ruling.entry["concerns"]:
+                amended = terms.get(term)
+                if (
+                    amended is None
+                    or term in moved
+                    or amended.best <= ruling.best
+                    or ruling.best < AMENDED_SHARE * amended.best
+                    or ruling.coverage < amended.coverage
+                    or (date and amended.entry.get("date") and date < amended.entry["date"])
+                ):
+                    continue
+                ruling.best = amended.best * (1 + 1e-6)
+                moved.add(term)
 
     def _point_at_answers(self, ranked: list[_Group], pointing: dict) -> None:
         """Each hit at the passage of its entry that answers best, also one that was not among the candidates.
@@ -557,14 +666,14 @@ class Searcher:
                 continue
             searcher, walked, passage_top = group.source
             reader = searcher.reader()
-            key = group.entry_fields["id"]
+            key = group.entry["id"]
             if not self.df(reader, "parent", key, walked.name):
                 continue
             docnums = [d for d in reader.postings("parent", key).all_ids() if d in walked.scores]
             if not docnums:
                 continue
             present = self._presence(searcher, docnums, pointing, walked)
-            subkind = group.entry_fields["kind"]
+            subkind = group.entry["kind"]
             prior = KIND_PRIOR.get(subkind, 0.5) * PASSAGE_PRIOR
             answers, docnum = max(
                 (
@@ -590,49 +699,79 @@ class Searcher:
         for group in ranked:
             searcher, walked = (group.source or group.found_in)[:2]
             reader = searcher.reader()
-            if not self.df(reader, "parent", group.key, walked.name):
+            if not self.df(reader, "parent", group.entry["id"], walked.name):
                 continue
-            for docnum in reader.postings("parent", group.key).all_ids():
+            for docnum in reader.postings("parent", group.entry["id"]).all_ids():
                 fields = self.term_scores.stored_fields(searcher, walked.name, docnum)
                 if (fields.get("number") or "").lower() in typed:
                     group.best_fields = fields
                     break
 
-    def _entry_of(self, searcher, walked: TopDocuments, key: str) -> dict | None:
-        """The stored fields of the entry whose id is ``key`` (by its ``entry`` field), if it has one.
+    def _entry_of(self, searcher, walked: TopDocuments, key: str, in_force=None) -> dict | None:
+        """The stored fields of the entry whose id (or a rule's ``unit``) is ``key`` (by its ``entry`` field) and
+        that the search's filters allow (``in_force(searcher, name)``: their documents), if it has one.
 
         An index written before passages stored only their own fields has no such field: its
         passages hold their entry's, and show those."""
-        reader = searcher.reader()
-        if "entry" not in searcher.schema or not self.df(reader, "entry", key, walked.name):
-            return None
-        docnum = next(iter(reader.postings("entry", key).all_ids()))
-        return self.term_scores.stored_fields(searcher, walked.name, docnum)
+        searchers = [(searcher, walked.name)]
+        if key.startswith("n:"):  # a rule's revisions: the one in force at the version searched, in either index
+            searchers += [(s, n) for s, n in self._searchers() if n != walked.name]
+        for found, name in searchers:
+            reader = found.reader()
+            if "entry" not in found.schema or not self.df(reader, "entry", key, name):
+                continue
+            allowed = in_force(found, name) if in_force else None
+            for docnum in reader.postings("entry", key).all_ids():
+                if allowed is None or docnum in allowed:
+                    return self.term_scores.stored_fields(found, name, docnum)
+        return None
+
+    def _searchers(self) -> list[tuple]:
+        """The held searchers and their index's names: texts in force now, then earlier texts."""
+        return [(self.current_searcher, self.ix.indexname), (self.history_searcher, self.history.indexname)]
 
     def _hit(self, group: _Group, pattern, version: str | None) -> Hit:
         shown = group.best_fields
         entry = group.entry
         passage = shown["kind"] == "passage"
-        kind = shown["subkind"] if passage else entry["kind"]
+        kind = entry.get("category") or LEGACY_CATEGORY.get(entry["kind"], entry["kind"])
+        number = shown.get("number") or entry.get("number")
         if kind == "ruling":
             url = entry["url"]
+        elif kind == "rule" and number:  # a numbered rule lives at its number (the subrule that answers)
+            url = urls.rule(entry["game"], number, version, None if shown.get("number") else shown.get("anchor"))
         else:  # pinned to the version searched; at the passage that answers (or the sub-definition)
             slug, _, own_anchor = entry["slug"].partition("#")
             anchor = shown.get("anchor") if passage else own_anchor or entry.get("anchor")
             url = urls.term(entry["game"], slug, version, anchor or None)
+        title = entry["label"]
+        names = json.loads(entry.get("aliases") or "[]")
+        for companion in group.companions:  # the glossary entries pointing here (the best first): their names too
+            if title == f"Rule {entry.get('number')}":  # a rule without a title of its own
+                title = companion["label"]
+            names += [companion["label"], *json.loads(companion.get("aliases") or "[]")]
+        text = readable(self._text_of(shown, entry), self._display_names(entry["game"]))
         return Hit(
-            entry["label"],
-            json.loads(entry.get("aliases") or "[]"),
+            title,
+            [n for n in dict.fromkeys(names) if n != title],
             entry["game"],
             kind,
             entry["slug"],
             url,
             group.best,
-            snippet(self._text_of(shown, entry), pattern),
+            snippet(text, pattern),
             entry.get("subkind", "") if entry["kind"] != "passage" else "",
             entry.get("version"),
-            shown.get("number") or entry.get("number"),
+            number,
         )
+
+    def _display_names(self, game: str) -> tuple[str, ...]:
+        """The names to keep capitalised when an ALL CAPS text is shown in sentence case: the game's cards."""
+        names = self._names.get(game)
+        if names is None:
+            found = self.store.game(game)
+            names = self._names[game] = tuple(c["name"] for c in self.store.cards(found)) if found else ()
+        return names
 
     @staticmethod
     def _text_of(shown: dict, entry: dict) -> str:

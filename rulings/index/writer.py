@@ -155,8 +155,9 @@ def documents(store: Store, only: list[str] | None = None):
         rows = GameRows.read(store, game, terms)
         for term in terms:
             yield from _term_documents(store, game, term, labels, scope, rows)
+        about = RulingsAbout.read(store, game)
         for ruling in sorted(store.rulings(game), key=lambda r: r["slug"]):
-            yield _ruling_document(game, ruling, labels, scope)
+            yield _ruling_document(game, ruling, labels, scope, about)
 
 
 def _scoper(game_words: list[str]):
@@ -180,12 +181,38 @@ class GameRows:
     revisions: dict[int, list[RevisionRow]]  # by term id
     subdefs: dict[int, list[dict]]  # by revision id
     blocks: dict[int, list[BlockRow]]  # by revision id: the blocks of each term's latest revision
+    cited: dict[int, list[int]]  # by term id: the numbered rules it cites
+    dates: dict[str, str | None]  # by version label
 
     @classmethod
     def read(cls, store: Store, game: Game, terms: list[TermRow]) -> GameRows:
         revisions = store.revisions_in(game)
         latest = [revisions[term.id][-1].id for term in terms if revisions.get(term.id)]
-        return cls(store.names_in(game), revisions, store.subdefs_in(game), store.blocks_of(latest))
+        dates = {v.label: v.date for v in store.versions(game)}
+        return cls(
+            store.names_in(game), revisions, store.subdefs_in(game), store.blocks_of(latest),
+            store.cited_rules_in(game), dates,
+        )  # fmt: skip
+
+    def answered_by(self, term: TermRow) -> str | None:
+        """The ``unit`` of the one numbered rule a glossary entry points to ("See rule 702.19."), if it has one:
+        the two are one answer (search shows the rule, with the glossary's names)."""
+        if term.number or term.kind != "entry":
+            return None
+        cited = self.cited.get(term.id, [])
+        return f"n:{cited[0]}" if len(cited) == 1 else None
+
+
+@dataclass(frozen=True)
+class RulingsAbout:
+    """What a game's rulings are about: the terms each mentions, and the date of each document."""
+
+    terms: dict[int, list[int]]  # by ruling id
+    dates: dict[str, str | None]  # by document slug
+
+    @classmethod
+    def read(cls, store: Store, game: Game) -> RulingsAbout:
+        return cls(store.ruling_terms_in(game), {d["slug"]: d.get("date") for d in store.documents(game)})
 
 
 def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], scope, rows: GameRows):
@@ -209,6 +236,10 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
             game=game.slug,
             kind="section" if term.kind == "section" else "term",
             subkind=term.kind,
+            category=category_of(term),
+            term=term.id,
+            date=rows.dates.get(revision.version),
+            unit=f"n:{term.id}" if term.kind == "rule" else rows.answered_by(term),
             versions=in_force,
             latest=latest,
             title=revision.name,
@@ -227,9 +258,11 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
         blocks = [(block.anchor, block.number, block.text) for block in rows.blocks[revision.id]] if latest else []
         if len(blocks) == 1 and blocks[0][1]:  # a rule whose whole text is one subrule ("701.17a"): it points at it
             entry.update(anchor=blocks[0][0], number=blocks[0][1])
+        entry["numbers"] = ",".join(dict.fromkeys(n for n in (term.number, entry["number"]) if n)) or None
         passages = list(_passages(entry, blocks))
-        if passages:
-            entry["entry"] = entry["id"]  # what a passage found without its entry finds it by
+        own_unit = entry["unit"] if term.kind == "rule" else None
+        if passages or own_unit:  # what a passage (or a glossary entry pointing to a rule) finds it by
+            entry["entry"] = ",".join(k for k in (entry["id"], own_unit) if k)
         yield entry
         yield from passages
         for sub in rows.subdefs.get(revision.id, []):
@@ -238,6 +271,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
                 game=game.slug,
                 kind="subdefinition",
                 subkind="subdefinition",
+                category="glossary",
                 versions=in_force,
                 latest=latest,
                 title=sub["name"],
@@ -253,19 +287,29 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
             )
 
 
+def category_of(term: TermRow) -> str:
+    """What people call an entry: a numbered rule, a section of a rulebook, or a glossary entry."""
+    if term.kind == "section":
+        return "section"
+    return "rule" if term.number else "glossary"
+
+
 def _aliases(names: list[str], shown: str) -> str | None:
     """A term's other names as stored (JSON), or None (nothing stored) when it has none."""
     others = [n for n in names if n != shown]
     return json.dumps(others) if others else None
 
 
-def _ruling_document(game: Game, ruling: dict, labels: list[str], scope) -> dict:
+def _ruling_document(game: Game, ruling: dict, labels: list[str], scope, about: RulingsAbout) -> dict:
     cards = [card["name"] for card in sorted(ruling["cards"], key=lambda card: card["id"])]
     return dict(
         id=f"r:{ruling['id']}",
         game=game.slug,
         kind="ruling",
         subkind=ruling["kind"],
+        category="ruling",
+        date=about.dates.get(ruling["document"]),
+        concerns=about.terms.get(ruling["id"]),
         versions=",".join(labels),
         latest=True,
         title=ruling["title"],
@@ -303,11 +347,15 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
             game=entry["game"],
             kind="passage",
             subkind=entry["kind"],
+            category=entry["category"],
+            _stored_category=None,
+            unit=entry["unit"],
             versions=entry["versions"],
             latest=True,
             body=body,
             anchor=anchor,
             number=number,
+            numbers=number,
             _stored_game=None,
             **stored,
         )
