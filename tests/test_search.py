@@ -79,7 +79,10 @@ def test_game_and_kind_filters(searcher):
 
 def test_sub_definitions_are_found_on_their_own(searcher):
     hits = searcher.search("stunned status card", game="marvel-champions", limit=5).hits
-    assert any(h.kind == "glossary" and h.subkind == "subdefinition" and h.url.endswith("/terms/status-cards#stunned") for h in hits)
+    assert any(
+        h.kind == "glossary" and h.subkind == "subdefinition" and h.url.endswith("/terms/status-cards#stunned")
+        for h in hits
+    )
 
 
 def test_version_filter_searches_that_versions_texts(searcher):

@@ -33,7 +33,7 @@ QUESTION = "what happens when a hero is reduced to 0 hit points"
 
 def manifest(faq_date: str | None, rules_date: str | None) -> str:
     def dated(date):
-        return f"version = \"{date[:4]}\"\ndate = {date}\n" if date else ""
+        return f'version = "{date[:4]}"\ndate = {date}\n' if date else ""
 
     return (
         f'[game]\nname = "Tower"\n\n[[documents]]\nfile = "rules.md"\nkind = "reference"\ntitle = "Rules"\n'
@@ -77,7 +77,8 @@ GENERAL RULES AND CLARIFICATIONS
 
 USING FLAME WALL TWICE IN ONE TURN
 
-NO. *FLAME WALL* WORKS ONCE PER TURN, EVEN IF **ANOTHER HERO** PLAYS IT. THE HERO WHO PLAYED IT CHOOSES WHEN _IT_ GOES OFF.
+NO. *FLAME WALL* WORKS ONCE PER TURN, EVEN IF **ANOTHER HERO** PLAYS IT.
+THE HERO WHO PLAYED IT CHOOSES WHEN _IT_ GOES OFF.
 
 [HTTPS://EXAMPLE.COM/FORUM/TOPIC/1](https://example.com/forum/topic/1)
 
