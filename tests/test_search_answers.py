@@ -18,15 +18,19 @@ RULES = """# Tower Rules
 
 **Tower:** The place the heroes defend.
 """
-FAQ = """# Tower FAQ
+FAQ = """TOWER RULES & CLARIFICATIONS
 
-**Errata: Hero Defeat**
+THE RULINGS IN THIS FAQ COME FROM THE DESIGNERS.
 
-Read Hero Defeat as: when a hero is reduced to 0 hit points, flip that hero; remove its other cards from the game.
+GENERAL RULES AND CLARIFICATIONS
 
-**Can the Tower be moved?**
+HERO DEFEAT AMENDED
 
-No.
+READ HERO DEFEAT AS: WHEN A HERO IS REDUCED TO 0 HIT POINTS, FLIP THAT HERO; REMOVE ITS OTHER CARDS FROM THE GAME.
+
+MOVING THE TOWER
+
+THE TOWER CANNOT BE MOVED.
 """
 QUESTION = "what happens when a hero is reduced to 0 hit points"
 
@@ -37,7 +41,7 @@ def manifest(faq_date: str | None, rules_date: str | None) -> str:
 
     return (
         f'[game]\nname = "Tower"\n\n[[documents]]\nfile = "rules.md"\nkind = "reference"\ntitle = "Rules"\n'
-        f'{dated(rules_date)}\n[[documents]]\nfile = "faq.md"\nkind = "faq"\ntitle = "FAQ"\n{dated(faq_date)}'
+        f'{dated(rules_date)}\n[[documents]]\nfile = "faq.txt"\nkind = "faq"\ntitle = "FAQ"\n{dated(faq_date)}'
     )
 
 
@@ -49,7 +53,7 @@ def ranked(searcher, query: str) -> list[tuple[str, str]]:
 def test_a_later_ruling_outranks_the_text_it_amends(tmp_path, faq_date):
     """The FAQ's answer amends the glossary's Hero Defeat: it answers first (undated, or dated after the rules)."""
     searcher = built_searcher(
-        tmp_path / "corpus", tmp_path / "store", "tower", manifest(faq_date, None), {"rules.md": RULES, "faq.md": FAQ}
+        tmp_path / "corpus", tmp_path / "store", "tower", manifest(faq_date, None), {"rules.md": RULES, "faq.txt": FAQ}
     )
     found = ranked(searcher, QUESTION)
     ruling = next(i for i, (kind, _) in enumerate(found) if kind == "ruling")
@@ -60,7 +64,7 @@ def test_a_later_ruling_outranks_the_text_it_amends(tmp_path, faq_date):
 def test_an_older_ruling_does_not_outrank_a_newer_text(tmp_path):
     searcher = built_searcher(
         tmp_path / "corpus", tmp_path / "store", "tower", manifest("2019-01-01", "2020-01-01"),
-        {"rules.md": RULES, "faq.md": FAQ},
+        {"rules.md": RULES, "faq.txt": FAQ},
     )  # fmt: skip
     found = ranked(searcher, QUESTION)
     ruling = next(i for i, (kind, _) in enumerate(found) if kind == "ruling")

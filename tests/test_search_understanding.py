@@ -381,7 +381,8 @@ def test_a_passage_stores_only_its_own_text_and_a_hit_found_by_it_alone_shows_it
     with searcher.lend():
         reader = searcher.current_searcher.reader()
         passages = [f for f in reader.all_stored_fields() if f["kind"] == "passage"]
-    assert passages and all(set(f) <= {"parent", "kind", "subkind", "span", "anchor", "number"} for f in passages)
+    own = {"parent", "kind", "subkind", "span", "anchor", "number", "label", "unit"}  # label: a sub-definition's name
+    assert passages and all(set(f) <= own for f in passages)
     assert all("span" in f for f in passages)  # where its text is in its entry's: no copy of it
 
     def passages_only(*args):  # the entry's own document is not among the candidates

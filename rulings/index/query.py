@@ -29,6 +29,7 @@ MAX_PHRASE_WORDS = 6
 MAX_ALTERNATIVES = 12  # synonym and word-family alternatives, all words together
 MAX_FAMILY = 3  # family words per word
 FAMILY_SCAN = 40  # lexicon entries looked at to find a word's family
+MIN_SPLIT_PAIRS = 2  # texts that must say two words side by side for a word typed as one to be split into them
 BUDGET = 40_000  # postings per query, all clauses together
 COMMON = 0.15  # a word in more than this share of texts is searched in names only (if rarer words are typed)
 COMMON_FLOOR = 200  # ... and in more texts than this (below it, walking them costs nothing)
@@ -57,6 +58,24 @@ PAIR_WEIGHT = 1.5
 REVERSED_WEIGHT = 0.5
 PHRASE_WEIGHT = 2.0
 NUMBER_WEIGHT = 4.0  # a rule's number typed ("509.1a"): the rule or subrule it is, as strong as its name
+
+
+# British and American spellings of one word: "colour" / "color", "cancelled" / "canceled", "defence" /
+# "defense", "centre" / "center", "organise" / "organize", "analyse" / "analyze", "catalogue" / "catalog".
+SPELLINGS = (("our", "or"), ("or", "our"), ("ll", "l"), ("l", "ll"), ("ence", "ense"), ("ense", "ence"),
+             ("tre", "ter"), ("ter", "tre"), ("is", "iz"), ("iz", "is"), ("ys", "yz"), ("yz", "ys"), ("ogue", "og"),
+             ("og", "ogue"))  # fmt: skip
+
+
+def spelling_variants(word: str) -> list[str]:
+    """The word as the other side of the Atlantic spells it (each way one change could make it)."""
+    out = []
+    for old, new in SPELLINGS:
+        start = word.find(old, 1)
+        while start != -1:
+            out.append(word[:start] + new + word[start + len(old) :])
+            start = word.find(old, start + 1)
+    return list(dict.fromkeys(out))
 
 
 @dataclass
@@ -120,6 +139,7 @@ class Planner:
 
     # -- understanding --------------------------------------------------
     def understand(self, text: str) -> tuple[list[Word], list[str], list[list[str]]]:
+        text = self.as_spelled_here(text)
         quoted = [self.tokens(p)[:MAX_PHRASE_WORDS] for p in re.findall(r'"([^"]+)"', text)]
         phrases = [p for p in quoted if len(p) > 1][:MAX_PHRASES]
         plain = text.replace('"', " ")
@@ -136,6 +156,22 @@ class Planner:
         self.add_alternatives(words, every)
         pairs = list(dict.fromkeys(f"{a}_{b}" for a, b in pairwise(stems) if self.as_typed(words, a, b)))
         return list(words.values()), pairs[:MAX_PAIRS], phrases
+
+    def as_spelled_here(self, text: str) -> str:
+        """Words no text has, spelled as the texts spell them ("cancelled": "canceled") when one change of
+        British or American spelling makes a word they have."""
+
+        def written(word: str) -> bool:  # the texts searched have it (in any inflection)
+            return self.present(light_stem(normal_word(word)))
+
+        def respell(match: re.Match) -> str:
+            word = match.group(0)
+            lower = word.lower()
+            if len(lower) < 4 or written(lower):
+                return word
+            return next((v for v in spelling_variants(lower) if written(v)), word)
+
+        return re.sub(r"[A-Za-z]+", respell, text)
 
     @staticmethod
     def as_typed(words: dict[str, Word], *stems: str) -> bool:
@@ -156,7 +192,7 @@ class Planner:
                     ((self.df("pairs", f"{stem[:i]}_{stem[i:]}"), i) for i in range(2, len(stem) - 1)),
                     default=(0, 0),
                 )
-                if best[0]:
+                if best[0] >= MIN_SPLIT_PAIRS:
                     out += [stem[: best[1]], stem[best[1] :]]
                     continue
             out.append(stem)

@@ -399,6 +399,7 @@ def schema(keep: frozenset[str] = frozenset()) -> fields.Schema:
         # the rule's id); a ruling outranks the terms it is about (``concerns``: their ``term`` ids) unless
         # its document (``date``) is older than their text.
         unit=fields.STORED,
+        names_rule=fields.STORED,  # a glossary entry of a ``unit`` whose name the rule goes by (it has none of its own)
         term=fields.STORED,
         concerns=fields.STORED,
         date=fields.STORED,

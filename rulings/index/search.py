@@ -509,11 +509,20 @@ class Searcher:
             return None if filters is None else self.filter_sets.get(searcher, name, filters)[1]
 
         groups = self._groups(found, wanted, pointing, text, set(plan.numbers), in_force)
-        ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))[:limit]
-        self._point_at_answers(ranked, pointing)
-        self._point_at_numbers(ranked, text)
+        ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))
         pattern = self._highlighter(text, plan)
-        hits = [self._hit(group, pattern, version) for group in ranked]
+        hits: list[Hit] = []
+        shown: set[str] = set()  # the URLs of the hits
+        for group in ranked:  # one hit per place shown: an entry pointing at its sub-definition is that sub-definition
+            self._point_at_answers([group], pointing)
+            self._point_at_numbers([group], text)
+            hit = self._hit(group, pattern, version)
+            if hit.url in shown:
+                continue
+            shown.add(hit.url)
+            hits.append(hit)
+            if len(hits) == limit:
+                break
         seen = sum(weight for _, weight in wanted.values())
         best = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
         # No telling word at all ("what happens" where every word is common): the coverage is the best's.
@@ -746,9 +755,11 @@ class Searcher:
             url = urls.term(entry["game"], slug, version, anchor or None)
         title = entry["label"]
         names = json.loads(entry.get("aliases") or "[]")
+        if passage and shown.get("label"):  # the passage is a sub-definition: the hit goes by its name
+            title, names = shown["label"], [title, *names]
         for companion in group.companions:  # the glossary entries pointing here (the best first): their names too
-            if title == f"Rule {entry.get('number')}":  # a rule without a title of its own
-                title = companion["label"]
+            if title == f"Rule {entry.get('number')}" and (companion.get("names_rule") or group.named):
+                title = companion["label"]  # a rule without a title of its own goes by the glossary's name
             names += [companion["label"], *json.loads(companion.get("aliases") or "[]")]
         text = readable(self._text_of(shown, entry), self._display_names(entry["game"]))
         return Hit(

@@ -7,6 +7,7 @@ import gc
 import hashlib
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,26 +182,36 @@ class GameRows:
     revisions: dict[int, list[RevisionRow]]  # by term id
     subdefs: dict[int, list[dict]]  # by revision id
     blocks: dict[int, list[BlockRow]]  # by revision id: the blocks of each term's latest revision
-    cited: dict[int, list[int]]  # by term id: the numbered rules it cites
+    cited: dict[int, list[int]]  # by glossary entry's term id: the numbered rules it cites
     dates: dict[str, str | None]  # by version label
+    pointers: dict[int, int]  # by rule's term id: the glossary entries that cite it alone
 
     @classmethod
     def read(cls, store: Store, game: Game, terms: list[TermRow]) -> GameRows:
         revisions = store.revisions_in(game)
         latest = [revisions[term.id][-1].id for term in terms if revisions.get(term.id)]
         dates = {v.label: v.date for v in store.versions(game)}
+        glossary = {term.id for term in terms if term.kind == "entry" and not term.number}
+        cited = {src: rules for src, rules in store.cited_rules_in(game).items() if src in glossary}
+        pointers = Counter(rules[0] for rules in cited.values() if len(rules) == 1)
         return cls(
-            store.names_in(game), revisions, store.subdefs_in(game), store.blocks_of(latest),
-            store.cited_rules_in(game), dates,
-        )  # fmt: skip
+            store.names_in(game), revisions, store.subdefs_in(game), store.blocks_of(latest), cited, dates, pointers
+        )
 
     def answered_by(self, term: TermRow) -> str | None:
-        """The ``unit`` of the one numbered rule a glossary entry points to ("See rule 702.19."), if it has one:
-        the two are one answer (search shows the rule, with the glossary's names)."""
-        if term.number or term.kind != "entry":
-            return None
+        """The ``unit`` of the one numbered rule a glossary entry points to ("See rule 702.19."), if it points to
+        one alone: the two are one answer (search shows the rule, the glossary's words and names counting for it)."""
         cited = self.cited.get(term.id, [])
         return f"n:{cited[0]}" if len(cited) == 1 else None
+
+    def names_rule(self, term: TermRow) -> bool:
+        """The glossary entry names the rule it points to: the rule has its name, or no other entry points to it
+        alone ("Evasion Ability" does not name rule 509.1, which "Declare Blockers" points to as well)."""
+        cited = self.cited.get(term.id, [])
+        if len(cited) != 1:
+            return False
+        same_name = name_key(term.name) in {name_key(name) for name, _ in self.names.get(cited[0], [])}
+        return same_name or self.pointers.get(cited[0]) == 1
 
 
 @dataclass(frozen=True)
@@ -240,6 +251,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
             term=term.id,
             date=rows.dates.get(revision.version),
             unit=f"n:{term.id}" if term.kind == "rule" else rows.answered_by(term),
+            names_rule=rows.names_rule(term) or None,
             versions=in_force,
             latest=latest,
             title=revision.name,
@@ -259,7 +271,8 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
         if len(blocks) == 1 and blocks[0][1]:  # a rule whose whole text is one subrule ("701.17a"): it points at it
             entry.update(anchor=blocks[0][0], number=blocks[0][1])
         entry["numbers"] = ",".join(dict.fromkeys(n for n in (term.number, entry["number"]) if n)) or None
-        passages = list(_passages(entry, blocks))
+        subdefs = {sub["anchor"]: sub["name"] for sub in rows.subdefs.get(revision.id, [])} if latest else {}
+        passages = list(_passages(entry, blocks, subdefs))
         own_unit = entry["unit"] if term.kind == "rule" else None
         if passages or own_unit:  # what a passage (or a glossary entry pointing to a rule) finds it by
             entry["entry"] = ",".join(k for k in (entry["id"], own_unit) if k)
@@ -309,7 +322,7 @@ def _ruling_document(game: Game, ruling: dict, labels: list[str], scope, about: 
         subkind=ruling["kind"],
         category="ruling",
         date=about.dates.get(ruling["document"]),
-        concerns=about.terms.get(ruling["id"]),
+        concerns=None if cards else about.terms.get(ruling["id"]),  # a card's ruling amends the card, not the rules
         versions=",".join(labels),
         latest=True,
         title=ruling["title"],
@@ -325,7 +338,7 @@ def _ruling_document(game: Game, ruling: dict, labels: list[str], scope, about: 
     )
 
 
-def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
+def _passages(entry: dict, blocks: list[tuple[str, str | None, str]], subdefs: dict[str, str]):
     """The blocks of an entry's text as documents of their own (none for a text of one block: the entry is it).
 
     The entry keeps its whole text (a question's words may be spread over its paragraphs); a
@@ -358,6 +371,7 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]]):
             numbers=number,
             _stored_game=None,
             **stored,
+            **({"label": subdefs[anchor]} if anchor in subdefs else {}),  # a sub-definition goes by its name
         )
 
 
