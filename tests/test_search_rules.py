@@ -224,3 +224,11 @@ def test_a_glossary_entry_and_the_rule_it_points_to_are_one_hit_at_the_rules_url
     wreck = hits(searcher, "move a ship you own to the wreck pile")[0]  # the glossary's own words
     assert (wreck.title, wreck.kind, wreck.url) == ("Scuttle", "rule", "/harbor-rules/rules/701.1a")
     assert {h.kind for h in hits(searcher, "ship")} <= {"rule", "section", "glossary"}
+
+
+def test_a_typo_two_edits_from_a_word_the_rules_know_is_corrected(searcher):
+    """ "skutle" (six letters) is two edits from "scuttle": corrected, as "menence" is to "menace"."""
+    results = searcher.search("skutle a ship", game="harbor-rules")
+    assert results.corrected and results.did_you_mean == "scuttle a ship", results.did_you_mean
+    assert results.hits[0].title == "Scuttle"
+    assert not searcher.search("xkutle a ship", game="harbor-rules").corrected  # three edits: not a typo of it

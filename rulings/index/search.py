@@ -40,6 +40,7 @@ from .topdocs import FilterSets, TermScores, TopDocuments, top_documents
 
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
+TWO_EDITS_FROM = 6  # letters from which a typo may be two edits from the word meant ("menence": "menace")
 COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
 CANDIDATES = 150  # documents re-ranked, whatever the page size: a page size cuts the list, never re-ranks it
 PRESENCE_FIELDS = ("title", "names", "body")  # where a query word counts as present
@@ -336,8 +337,8 @@ class Searcher:
     def correct(self, words: list[str]) -> tuple[list[str], bool]:
         """Replace words the index has never seen by a close word it has.
 
-        Close means one edit (a swap of two letters counts as one) for words of five to seven
-        letters, two from eight letters on; shorter words are never corrected (too many real words
+        Close means one edit (a swap of two letters counts as one) for words of five letters, two
+        from six letters on (the closest word the index knows, the most frequent of equals); shorter words are never corrected (too many real words
         are one edit apart: "plugh" is not "plus"). At most ``MAX_CORRECTED`` distinct words are
         looked up: a query of random words must not cost a fuzzy scan of the vocabulary per word.
         """
@@ -349,7 +350,7 @@ class Searcher:
         ]
         fixes: dict[str, str] = {}
         for lower in unknown[:MAX_CORRECTED]:
-            allowed = 2 if len(lower) >= 8 else 1
+            allowed = 2 if len(lower) >= TWO_EDITS_FROM else 1
             candidates = [
                 (edits(lower, c), -self.df(reader, "spell", c), c) for c in self.spelling().within(lower, 2, prefix=1)
             ]
