@@ -338,8 +338,9 @@ class Searcher:
         """Replace words the index has never seen by a close word it has.
 
         Close means one edit (a swap of two letters counts as one) for words of five letters, two
-        from six letters on (the closest word the index knows, the most frequent of equals); shorter words are never corrected (too many real words
-        are one edit apart: "plugh" is not "plus"). At most ``MAX_CORRECTED`` distinct words are
+        from six letters on (the closest word the index knows, the most frequent of equals);
+        shorter words are never corrected (too many real words are one edit apart: "plugh" is
+        not "plus"). At most ``MAX_CORRECTED`` distinct words are
         looked up: a query of random words must not cost a fuzzy scan of the vocabulary per word.
         """
         reader = self.current_searcher.reader()
