@@ -110,6 +110,18 @@ def test_stemming_is_inflectional_only():
     assert light_stem("attacker") != light_stem("attack")
 
 
+def test_british_and_american_spellings_meet(searcher):
+    """A doubled final "l" before -ed/-ing is one ("cancelled", "controlled"; "spelled" keeps its two), and a
+    word the texts spell the other way is searched as they spell it."""
+    assert light_stem("cancelled") == light_stem("canceled") == light_stem("cancel") == "cancel"
+    assert light_stem("controlled") == light_stem("controlling") == light_stem("control")
+    assert light_stem("spelled") == light_stem("spell") and light_stem("rolled") == light_stem("roll")
+    with searcher.lend():
+        planner = searcher.planner()
+    assert planner.as_spelled_here("the keepers armour") == "the keepers armor"  # the texts say "armor"
+    assert planner.as_spelled_here("colour") == "colour"  # no text says "color" either
+
+
 def test_a_swap_of_two_letters_is_one_edit():
     assert edits("gaurd", "guard") == 1 and edits("plugh", "plus") == 2 and edits("frist", "first") == 1
 

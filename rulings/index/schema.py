@@ -98,6 +98,7 @@ IS_RULE_NUMBER = re.compile(RULE_NUMBER + "$")
 CLITICS = ("s", "d", "ll", "re", "ve", "m")
 # Inflections Porter2 leaves apart from their word: "goes" keeps its "e" ("goe"), which "go" has not.
 INFLECTIONS = {"goes": "go"}
+VOWEL_GROUPS = re.compile(r"[aeiouy]+")
 
 
 def normal_word(text: str) -> str:
@@ -118,7 +119,9 @@ def light_stem(word: str) -> str:
     """Inflections only: Porter2's plural and -ed/-ing steps (1a-1c), then a final "e" folded.
 
     "defeated" and "defeat", "heroes" and "hero", "trampled" and "trample" meet; derivations
-    ("alteration", "activation", "attacker") keep their own word.
+    ("alteration", "activation", "attacker") keep their own word. A final "l" doubled before "-ed" or
+    "-ing" after "e" or "o" in a word of two syllables or more is one ("controlled", "cancelled":
+    "control", "cancel"; Porter2 undoubles other consonants only); "spelled" and "rolled" keep theirs.
     """
     if len(word) <= 3 or not word.isalpha():
         return word
@@ -126,12 +129,15 @@ def light_stem(word: str) -> str:
         return porter2.exceptional_forms[word]
     if word in INFLECTIONS:
         return INFLECTIONS[word]
+    doubled = word.endswith(("lled", "lling"))
     word = porter2.capitalize_consonant_ys(word)
     r1 = porter2.get_r1(word)
     word = porter2.step_1a(porter2.step_0(word))
     if word not in porter2.exceptional_early_exit_post_1a:
         word = porter2.step_1c(porter2.step_1b(word, r1))
     word = word.replace("Y", "y")
+    if doubled and word.endswith(("ell", "oll")) and len(VOWEL_GROUPS.findall(word)) >= 2:
+        word = word[:-1]  # "controlled", "cancelling": "control", "cancel" (but "spelled", "rolled" keep theirs)
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
