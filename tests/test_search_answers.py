@@ -114,3 +114,10 @@ def test_the_bundled_all_caps_faq_reads_in_sentence_case(store):
             assert "*" not in shown, (query, shown)
             letters = [c for c in shown if c.isalpha()]
             assert sum(c.isupper() for c in letters) < len(letters) / 2, (query, shown)
+
+
+def test_the_search_page_labels_hits_as_people_call_them(client):
+    """Kinds people understand and the game's name, not raw slugs."""
+    page = client.get("/search?q=stunned+status+card&game=marvel-champions").get_data(as_text=True)
+    assert "glossary · Marvel Champions" in page and "· marvel-champions<" not in page
+    assert '<option selected>rule</option>' not in page and "<option>rule</option>" in page

@@ -66,6 +66,7 @@ def search():
         kind=args.kind,
         version=args.version,
         games=store().games(),
+        game_names={g.slug: g.name for g in store().games()},
         mark=_mark,
     )
 
