@@ -120,4 +120,4 @@ def test_the_search_page_labels_hits_as_people_call_them(client):
     """Kinds people understand and the game's name, not raw slugs."""
     page = client.get("/search?q=stunned+status+card&game=marvel-champions").get_data(as_text=True)
     assert "glossary · Marvel Champions" in page and "· marvel-champions<" not in page
-    assert '<option selected>rule</option>' not in page and "<option>rule</option>" in page
+    assert "<option selected>rule</option>" not in page and "<option>rule</option>" in page
