@@ -17,6 +17,7 @@ import json
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,7 +43,7 @@ MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
 TWO_EDITS_FROM = 6  # letters from which a typo may be two edits from the word meant ("menence": "menace")
 COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
-CANDIDATES = 150  # documents re-ranked, whatever the page size: a page size cuts the list, never re-ranks it
+CANDIDATES = 100  # documents re-ranked, whatever the page size: a page size cuts the list, never re-ranks it
 PRESENCE_FIELDS = ("title", "names", "body")  # where a query word counts as present
 COVERAGE_FLOOR = 0.1  # what a text covering none of the telling words keeps of its score
 COVERAGE_POWER = 2  # how steeply a text loses score for the share of the question it misses
@@ -128,40 +129,51 @@ class Results:
         }
 
 
-def snippet(text: str, pattern: re.Pattern | None, width: int = 220) -> str:
-    """The sentence of ``text`` that holds the most query words, and what follows it, query words marked."""
+def snippet(text: str, pattern: re.Pattern | None, width: int = 220, names: tuple[str, ...] = ()) -> str:
+    """The sentence of ``text`` that holds the most query words, and what follows it, as pages show it
+    (``readable``), query words marked."""
     start = answering_sentence(text, pattern) if pattern else 0
     piece = text[start : start + width]
-    if start + width < len(text):
-        piece = piece.rsplit(" ", 1)[0] + "\u2026"
-    if start:
-        piece = "\u2026" + piece
+    cut = start + width < len(text)
+    piece = readable(piece.rsplit(" ", 1)[0] if cut else piece, names, caps=is_all_caps(text[:CAPS_SAMPLE]))
+    piece = ("\u2026" if start else "") + piece + ("\u2026" if cut else "")
     return pattern.sub(lambda m: f"{OPEN}{m.group(0)}{CLOSE}", piece) if pattern else piece
 
 
-SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=[\w\"\u201d)]))+(?:[.!?]+|\n|$)")  # "702.19b" ends none
-MAX_SENTENCES = 40  # looked at for the one that answers (the rest of a long text: its first match)
+# A sentence: up to a full stop, question or exclamation mark not followed by a letter or digit ("702.19b" is
+# no end), or a line's end.
+SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+(?=[\w\"\u201d)])[^.!?\n]*)*(?:[.!?]+|\n|$)")
+SCANNED = 1500  # characters of a text looked at for the sentence that answers (the rest: the opening)
+CAPS_SAMPLE = 400  # characters of a text that tell whether it is written in ALL CAPS
 
 
 def answering_sentence(text: str, pattern: re.Pattern) -> int:
     """Where the sentence with the most distinct query words starts (the first of equals); 0 if none has one."""
-    best, start = 0, 0
-    for n, sentence in enumerate(SENTENCE.finditer(text)):
-        if n >= MAX_SENTENCES:
-            break
-        found = len({m.group(0).lower() for m in pattern.finditer(sentence.group(0))})
-        if found > best:
-            best, start = found, sentence.start() + len(sentence.group(0)) - len(sentence.group(0).lstrip())
-    return start
+    words: dict[int, set[str]] = {}  # sentence start -> the query words it holds
+    starts: list[int] = []
+    matches = list(pattern.finditer(text, 0, SCANNED))
+    if not matches:
+        return 0
+    for sentence in SENTENCE.finditer(text, 0, SCANNED):
+        if sentence.group(0):
+            starts.append(sentence.start())
+    for match in matches:
+        at = starts[max(bisect_right(starts, match.start()) - 1, 0)] if starts else 0
+        words.setdefault(at, set()).add(match.group(0).lower())
+    best = max(words, key=lambda at: (len(words[at]), -at))
+    return best + len(text[best:]) - len(text[best:].lstrip()) if text[best : best + 1].isspace() else best
 
 
 EMPHASIS = re.compile(r"(?<![\w*_])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*_])", re.S)
+STRAY_MARKUP = re.compile(r"(?<![\w*_])[*_]+(?=\w)|(?<=\w)[*_]+(?![\w*_])")  # emphasis cut by the snippet's ends
 
 
-def readable(text: str, names: tuple[str, ...] = ()) -> str:
-    """A text as pages show it: emphasis markup dropped, an ALL CAPS text in sentence case (its names kept)."""
-    text = EMPHASIS.sub(r"\2", text)
-    return sentence_case(text, names) if is_all_caps(text) else text
+def readable(text: str, names: tuple[str, ...] = (), caps: bool | None = None) -> str:
+    """A text as pages show it: emphasis markup dropped, an ALL CAPS text (``caps``: its whole, when this is a
+    piece of it) in sentence case, its names kept."""
+    if "*" in text or "_" in text:
+        text = STRAY_MARKUP.sub("", EMPHASIS.sub(r"\2", text))
+    return sentence_case(text, names) if (is_all_caps(text) if caps is None else caps) else text
 
 
 def marks(marked: str) -> list[list[int]]:
@@ -215,7 +227,7 @@ class _Group:
     coverage: float = 0.0  # the share of the question its texts cover
     source: tuple | None = None  # (searcher, its top documents, its best passage's score) the entry came from
     found_in: tuple | None = None  # (searcher, its top documents) a passage came from
-    key: str = ""  # the entry's id
+    key: str = ""  # the answer's: its entry's id, or a numbered rule's ``unit``
 
     @property
     def entry(self) -> dict:
@@ -763,7 +775,7 @@ class Searcher:
             if title == f"Rule {entry.get('number')}" and (companion.get("names_rule") or group.named):
                 title = companion["label"]  # a rule without a title of its own goes by the glossary's name
             names += [companion["label"], *json.loads(companion.get("aliases") or "[]")]
-        text = readable(self._text_of(shown, entry), self._display_names(entry["game"]))
+        text = self._text_of(shown, entry)
         return Hit(
             title,
             [n for n in dict.fromkeys(names) if n != title],
@@ -772,7 +784,7 @@ class Searcher:
             entry["slug"],
             url,
             group.best,
-            snippet(text, pattern),
+            snippet(text, pattern, names=self._display_names(entry["game"])),
             entry.get("subkind", "") if entry["kind"] != "passage" else "",
             entry.get("version"),
             number,
