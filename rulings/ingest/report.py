@@ -3,7 +3,8 @@
 Per document: entries found (per kind), cross-references resolved and unresolved (against every
 name of the game), lines placed in no record, and warnings for what looks wrong: a term that is
 one line of a list, a name two entries share, an entry with no text, a glossary whose last entry
-is cut off, a Glossary heading with no term read under it. ``explain`` lists
+is cut off, a Glossary heading with no term read under it, an index or card notes (a section titled as
+rulings) of which nothing was read. ``explain`` lists
 every entry with the reason its parser gave for making it. Computed from parsed documents only,
 so a bench can report on a corpus without building it.
 """
@@ -18,11 +19,14 @@ from ..text import name_key, split_qualifier
 from .lexer import BULLET
 from .model import Entry, ParsedDocument
 from .parsers.common import GLOSSARY_NAMES
+from .parsers.questions import rulings_title
+from .parsers.references import INDEX_TITLE
 from .source import Source
 
 GLOSSARY_HEADING = re.compile(r"\bglossary\b", re.I)  # says so in so many words ("Keywords" may be prose)
 LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+\S")
 TERM_KINDS = ("entry", "keyword")
+CARD_NOTES = re.compile(r"\bcards?\b", re.I)
 
 
 def is_list_line(line: str) -> bool:
@@ -175,6 +179,32 @@ def _unread_glossaries(entries: list[Entry]) -> list[Entry]:
     return unread
 
 
+def _span(entries: list[Entry], n: int) -> range:
+    """The lines a section holds: up to the next section no deeper than it."""
+    section = entries[n]
+    end = next((e.line for e in entries[n + 1 :] if e.kind == "section" and len(e.path) <= len(section.path)), 10**9)
+    return range(section.line, end)
+
+
+def _unread_parts(parsed: ParsedDocument) -> list[Finding]:
+    """An index none of whose rows was read as a link, and a section titled as rulings (card notes, FAQ,
+    clarifications) in which no ruling was read: look-up material the parsers did not recognise."""
+    found = []
+    ruling_lines = [min(r.lines or [r.line]) for r in parsed.rulings]
+    for n, entry in enumerate(parsed.entries):
+        if entry.kind != "section" or not entry.line:
+            continue
+        if INDEX_TITLE.match(entry.name) and not entry.see_also and len(entry.lines) > 1:
+            message = f"the index under {entry.name!r} was not read: none of its rows names a topic of the document"
+            found.append(Finding(entry.line, message))
+        elif rulings_title(entry.name) and not any(line in _span(parsed.entries, n) for line in ruling_lines):
+            what = "card notes" if CARD_NOTES.search(entry.name) else "rulings"
+            found.append(
+                Finding(entry.line, f"the {what} under {entry.name!r} were not read: no ruling was found there")
+            )
+    return found
+
+
 def document_report(source: Source, parsed: ParsedDocument, names: set[str] | None = None) -> DocumentReport:
     """The report of one parsed document; ``names``: the game's name keys (defaults to this document's)."""
     lines = source.lines
@@ -211,6 +241,7 @@ def document_report(source: Source, parsed: ParsedDocument, names: set[str] | No
         last = run[-1]
         if len(run) >= 3 and not last.blocks and not last.redirect and not last.see_also:
             report.warnings.append(Finding(last.line, f"the glossary ends abruptly at {last.name!r}"))
+    report.warnings.extend(_unread_parts(parsed))
     for section in _unread_glossaries(parsed.entries):
         message = f"no term was read under {section.name!r}, a heading that says Glossary"
         report.warnings.append(Finding(section.line, message))

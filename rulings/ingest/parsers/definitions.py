@@ -16,15 +16,19 @@ from dataclasses import dataclass
 
 from ...text import FUNCTION_WORDS, NOT_TERMS, fold, strip_markup
 from ..lexer import RawBlock
+from .references import unlink_anchors
 
 EMPHASIS = r"(?P<m>\*\*\*|\*\*|__|\*|_)"
 SEPARATOR = r"(?::|\.(?=[\s*_]|$)|\s?[\u2014\u2013=]|\s-(?=\s))"  # "Term:", "Term.", "Term \u2014", "Term =", "Term -"
-INSIDE = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*{SEPARATOR}\s*(?P=m)\s*(?P<rest>.*)$")  # **Term:** text
-AFTER = re.compile(rf"^{EMPHASIS}(?P<term>[^*_]+?)\s*(?P=m)\s*{SEPARATOR}\s*(?P<rest>.*)$")  # **Term** - text
-ALONE = re.compile(r"^(?P<m>\*\*\*|\*\*|__)(?P<term>[^*_]+?)(?P=m)\s*$")  # **Term**
+NAME = r"(?P<term>(?:\\[*_]|[^*_])+?)"  # emphasis marks may stand in a name escaped: "**\\* (asterisk):**"
+INSIDE = re.compile(rf"^{EMPHASIS}{NAME}\s*{SEPARATOR}\s*(?P=m)\s*(?P<rest>.*)$")  # **Term:** text
+AFTER = re.compile(rf"^{EMPHASIS}{NAME}\s*(?P=m)\s*{SEPARATOR}\s*(?P<rest>.*)$")  # **Term** - text
+ALONE = re.compile(rf"^(?P<m>\*\*\*|\*\*|__){NAME}(?P=m)\s*$")  # **Term**
 PLAIN = re.compile(r"^(?P<term>[A-Z0-9\"\u201c+][^:]{0,58}?)\s*:\s+(?P<rest>\S.*)$")  # Term: text
 LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
-NUMBERED_LABEL = re.compile(r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section)\s*\d", re.I)
+NUMBERED_LABEL = re.compile(
+    r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section|example|figure|diagram)\s*\d", re.I
+)  # "Step 2", "Example 1": a place in a sequence, not a name
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
         | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? (?!(?:st|nd|rd|th)\b)[^\W\d]  # "1 - Flip"
@@ -43,7 +47,13 @@ DOCUMENT_PARTS = re.compile(
 NAME_WORD = re.compile(
     r"^(?:[A-Z\u00c0-\u00de][\w'\u2019\-]*\.?|[A-Z]\.(?:[A-Z]\.)*|van|von|de|der|la|le|du|III|II|Jr\.?)$"
 )
+DIVIDER = re.compile(r"^[A-Z](?:\s*[-\u2013\u2014&]\s*[A-Z])?$")  # "A", "A-C": a glossary's letter dividers
 GLOSSARY_RUN = 5  # openers that make a glossary by their order alone
+# Words that open a sentence ("When: …", "Then, …"): not terms in running text, but a glossary may define them.
+LEAD_INS = frozenset({"and", "or", "but", "if", "when", "then", "additionally", "however", "otherwise", "therefore"})
+# Labels of a line that points elsewhere ("Related Topics: Attack"): never a term, in a glossary or not.
+POINTERS = re.compile(r"^(?:see(?:\s+also)?|related(?:\s+(?:topics?|rules?|entries|terms?|sections?))?)$", re.I)
+SENTENCE_INSIDE = re.compile(r"[^\W\d_]{2}[.!?;]\s+[\"\u201c]?[^\W\d_]{2}")  # "Setup. Place…", not "max. X"
 
 
 @dataclass
@@ -63,15 +73,23 @@ def _opening_line(raw: RawBlock) -> tuple[str, bool]:
     return (line[mark.end() :].strip(), True) if mark else (line, raw.kind == "bullet")
 
 
-def term_like(term: str, plain: bool) -> bool:
-    """A name, not a sentence, label or number: short, capitalised (when plain), no inner full stop."""
+def term_like(term: str, plain: bool, in_glossary: bool = False) -> bool:
+    """A name, not a sentence, label or number: short, capitalised (when plain), no inner sentence end, more
+    than one letter. ``in_glossary``: words that open sentences elsewhere ("Then", "When") may be names."""
     bare = fold(term).strip().strip('"').strip()
     words = bare.split()
     if not words or len(bare) > 60 or len(words) > (5 if plain else 8):
         return False
-    if bare.lower() in NOT_TERMS or NUMBERED_LABEL.match(bare) or bare.endswith(("?", "!")) or ORDINAL.match(bare):
+    lowered = bare.lower()
+    if lowered in NOT_TERMS and not (in_glossary and lowered in LEAD_INS) or POINTERS.match(bare):
         return False
-    if re.search(r"[^\W\d_]{2}[.!?;]\s+\S", bare) or not re.search(r"[^\W\d_]", bare):  # "V.A.T.S. Dice" is a name
+    if NUMBERED_LABEL.match(bare) or bare.endswith(("?", "!")) or ORDINAL.match(bare):
+        return False
+    if len(re.sub(r"[\W_]", "", bare)) < 2 or re.fullmatch(r"[IVX]+\.?", bare):  # "B", "C.", "II": labels
+        return False
+    if not plain and ": " in bare:  # "Loot: Jungle Spear": a label and what it labels
+        return False
+    if SENTENCE_INSIDE.search(bare) or not re.search(r"[^\W\d_]", bare):  # "V.A.T.S. Dice", "max. X" are names
         return False
     if plain:
         if words[0].lower() in FUNCTION_WORDS or not (bare[0].isupper() or bare[0].isdigit()):
@@ -107,13 +125,13 @@ def glossary_lines(raw: RawBlock, lines: list[str]) -> list[RawBlock]:
         return [raw]
     pieces = [RawBlock("para", strip_markup(lines[n - 1]), [n], raw=lines[n - 1]) for n in raw.lines]
     found = [definition(piece, lines) for piece in pieces]
-    if not all(found) or not alphabetical([d.term for d in found if d], 3):
+    if not all(found) or not alphabetical([d.term for d in found if d], 3, strict=False):
         return [raw]
     return pieces
 
 
-def definition(raw: RawBlock, lines: list[str]) -> Definition | None:
-    """The definition a paragraph or list item opens, if it opens one."""
+def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> Definition | None:
+    """The definition a paragraph or list item opens, if it opens one (``in_glossary``: see ``term_like``)."""
     if raw.kind not in ("para", "bullet"):
         return None
     line, listed = _opening_line(raw)
@@ -127,14 +145,19 @@ def definition(raw: RawBlock, lines: list[str]) -> Definition | None:
             continue
         if style == "bold" and match.group("m") in ("*", "_"):
             style = "italic"
-        term = strip_markup(match.group("term")).strip()
-        if not term_like(term, plain=style == "plain"):
+        term = printed_name(match.group("term"))
+        if not term_like(term, plain=style == "plain", in_glossary=in_glossary):
             return None
         rest = match.group("rest") if style != "bold-alone" else ""
         if style == "plain" and credit_line(rest):
             return None
         return Definition(term, _text_after(raw, line, rest), style, listed)
     return None
+
+
+def printed_name(term: str) -> str:
+    """A term as printed, without its emphasis, link ("[Active player](#active-player)") or escapes ("\\*")."""
+    return re.sub(r"\\([*_\[\]#])", r"\1", strip_markup(unlink_anchors(term))).strip()
 
 
 def _text_after(raw: RawBlock, first_line: str, rest: str) -> str:
@@ -150,17 +173,37 @@ def sort_key(name: str) -> str:
     return re.sub(r"[^a-z0-9 ]", "", fold(name).lower().replace("/", " ")).strip()
 
 
-def alphabetical(names: list[str], least: int = GLOSSARY_RUN) -> bool:
-    """Names in (nearly) alphabetical order: publishers' order is rarely strict, so compare the
-    first two letters and allow one step back in every six."""
-    keys = [sort_key(n)[:2] for n in names]
+def alphabetical(names: list[str], least: int = GLOSSARY_RUN, strict: bool = True) -> bool:
+    """Names in alphabetical order. ``strict`` (no heading says Glossary, the order alone must tell): whole
+    names compared, a leading "The" set aside, one step back allowed in every twelve. Otherwise (lines of
+    a glossary already titled so) publishers' looser order: two first letters, one step back in six."""
+    keys = [re.sub(r"^the ", "", sort_key(n)) if strict else sort_key(n)[:2] for n in names]
     if len(keys) < least or len({k[:1] for k in keys}) < 3:
         return False
     if sum(1 for n in names if re.search(r"\d", n)) * 3 > len(names):
         return False  # "Variant 1", "Variant 2"...: a numbered series, sorted by its numbers
     steps = list(zip(keys, keys[1:], strict=False))
     ascending = sum(1 for a, b in steps if a <= b)
-    return ascending >= len(steps) - len(steps) // 6
+    return ascending >= len(steps) - len(steps) // (12 if strict else 6)
+
+
+GLOSSARY_TITLE = re.compile(
+    r"^\W*glossary\b|\b(?:glossary|glossaries|definitions|terms|keywords|terminology|lexicon|index of terms)\W*$", re.I
+)  # "Glossary", "Glossary of Terms", "Key Terms", "Icon Guide and Additional Terms"; not "Other Terms and Concepts"
+VARIANT = re.compile(r"^(?P<base>.+?)\s+(?:plus|\+|ii|iii|advanced|improved|upgraded|greater)$", re.I)
+QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def glossary_title(title: str) -> bool:
+    """A heading that names a glossary as a whole ("Keywords", "Game Terms"), not one that mentions terms."""
+    title = fold(strip_markup(title)).strip()
+    return bool(GLOSSARY_TITLE.search(title)) and not credits_title(title)
+
+
+def variant_of(name: str, base: str) -> bool:
+    """ "Clash PLUS" of "Clash", "Blast Off Plus (Action)" of "Blast Off (Action)": a keyword's stronger form."""
+    match = VARIANT.match(QUALIFIER.sub("", fold(name)).strip())
+    return bool(match) and sort_key(match["base"]) == sort_key(QUALIFIER.sub("", fold(base)))
 
 
 def credits_title(title: str) -> bool:

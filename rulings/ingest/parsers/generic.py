@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...text import term_names, title_case
+from ...text import name_key, term_names, title_case
 from ..lexer import RawBlock
 from ..model import Entry, ParsedDocument, Ruling, SubDefinition
 from ..source import Source
-from .common import GLOSSARY_NAMES, extract_subdefinitions, mend_broken_blocks, number_steps, to_block
+from .common import extract_subdefinitions, mend_broken_blocks, number_steps, to_block
 from .definitions import (
+    DIVIDER,
     GLOSSARY_RUN,
     Definition,
     alphabetical,
@@ -29,18 +30,27 @@ from .definitions import (
     definition,
     document_part,
     glossary_lines,
+    glossary_title,
     term_like,
+    variant_of,
 )
 from .outline import Section, outline
 from .questions import ERRATA, Card, answer_label, bold_line, cards_named, question, question_title, rulings_title
-from .references import anchor_of, link_references
+from .references import anchor_of, index_references, link_references
+from .strays import gather_glossaries
 
 NUMBER = r"\d+[A-Za-z]?\d*(?:\.\d+[A-Za-z]?\d*)*"
 NUMBERED = re.compile(
     rf"^(?P<number>{NUMBER})[.)]?\s+(?P<title>[^\W\d].*)$|^(?P<title2>[^\W\d].*?)\s*\((?P<number2>\d+(?:\.\d+)+)\)$"
 )  # "8A. Castling", "Phase One (2.1)": a title with the number of its rule
 HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
-DIVIDER = re.compile(r"^[A-Z](?:\s*[-\u2013\u2014&]\s*[A-Z])?$")  # "A", "A-C": a glossary's letter dividers
+DEFINITION_LIST = 2  # emphasised definitions one after another that make a definition list in any section
+# Sections whose labelled paragraphs are not look-up entries: worked examples, the callouts of a card's
+# picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round.
+NOT_LOOKUP = re.compile(
+    r"\bexamples?\b|\banatomy\b|\bset[- ]?up\b|\bsetting up\b|\bpreparation\b|\bturns?\b|\bphases?\b|\brounds?\b",
+    re.I,
+)
 
 
 @dataclass
@@ -62,6 +72,59 @@ def names_of(title: str) -> list[str]:
     return out
 
 
+def definition_list(
+    raws: list[RawBlock], found: list[tuple[RawBlock, Definition]]
+) -> list[tuple[RawBlock, Definition]]:
+    """Definitions set one after another ("**Recruit:** …" then "**Farm:** …"), whatever their order: the
+    look-up lists of a learn-to-play book. Emphasised names with their text on the same line, list items
+    only with list items, nothing but a nested list between two; a name alone or a plain "Term: text"
+    (a label, a table's line) never starts one."""
+    position = {id(raw): n for n, raw in enumerate(raws)}
+    runs: list[list[tuple[RawBlock, Definition]]] = []
+    for raw, d in found:
+        if d.style not in ("bold", "italic") or not d.text or raw.number or raw.depth:
+            continue
+        if runs:
+            last_raw, last = runs[-1][-1]
+            between = raws[position[id(last_raw)] + 1 : position[id(raw)]]
+            if last.listed == d.listed and all(b.kind == "bullet" and b.depth > 0 for b in between):
+                runs[-1].append((raw, d))
+                continue
+        runs.append([(raw, d)])
+    return [pair for run in runs if len(run) >= DEFINITION_LIST and not numbered_series(run) for pair in run]
+
+
+def numbered_series(run: list[tuple[RawBlock, Definition]]) -> bool:
+    """ "Strength 1", "Strength 4": the values of one thing, not names of several."""
+    return sum(1 for _, d in run if re.search(r"\d", d.term)) * 3 > len(run)
+
+
+def demote_repeats(entries: list[Entry]) -> None:
+    """A run of terms that repeats another run's names (a rules summary printed twice, a setup list of the
+    countries a later chapter defines) is read once: the smaller run, or the later of two alike, is kept
+    as sections, so no term is doubled."""
+    runs: list[list[Entry]] = []
+    for entry in entries:
+        if entry.kind != "entry":
+            continue
+        if runs and runs[-1][-1].path == entry.path:
+            runs[-1].append(entry)
+        else:
+            runs.append([entry])
+    keys = [{name_key(e.name) for e in run} for run in runs]
+    pairs = [(earlier, later) for later in range(len(runs)) for earlier in range(later)]
+    for i, j in pairs:
+        shared = keys[i] & keys[j]
+        if len(shared) < 2 or len(shared) * 2 < min(len(keys[i]), len(keys[j])):
+            continue
+        smaller = i if len(runs[i]) < len(runs[j]) else j
+        kept = runs[j if smaller == i else i][0]
+        for entry in runs[smaller]:
+            if entry.kind == "entry":
+                entry.kind = "section"
+                entry.why += f"; kept as a section: its run repeats the terms from line {kept.line}"
+
+
 class GenericParser:
     """Sections, glossaries, rulings and cross-references from any Markdown or plain-text rulebook."""
 
@@ -73,10 +136,14 @@ class GenericParser:
     def parse(self, source: Source) -> ParsedDocument:
         doc = ParsedDocument()
         root = outline(source.lines, source.spec.title)
+        if self.glossaries:
+            gather_glossaries(root)
         walk = _Walk(doc, source, self.glossaries, root)
         walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
         walk.finish_rulings()
+        demote_repeats(doc.entries)
         link_references(doc.entries, walk.anchors, walk.numbers)
+        index_references(doc.entries, source.lines)
         return doc
 
 
@@ -136,7 +203,7 @@ class _Walk:
         """The context of what is under ``node``."""
         if node.line is None:
             return context
-        says_glossary = GLOSSARY_NAMES.search(node.title) and not credits_title(node.title)
+        says_glossary = glossary_title(node.title)
         return Context(
             path=[*context.path, title_case(node.title)],
             glossary=None if document_part(node.title) else context.glossary or (node.title if says_glossary else None),
@@ -173,7 +240,7 @@ class _Walk:
             why = f"a sub-heading of {node.title!r}, under a heading that says it is a glossary"
         elif (
             len(candidates) >= HEADING_RUN
-            and not any(c.children for c in candidates)  # entries with sections of their own are chapters
+            and sum(1 for c in candidates if c.children) * 4 <= len(candidates)  # most with sections: chapters
             and alphabetical([c.title for c in candidates], HEADING_RUN)
         ):
             why = f"one of {len(candidates)} sub-headings of {node.title!r} in alphabetical order"
@@ -211,9 +278,9 @@ class _Walk:
         """Terms, rulings and the section's own text (returned) from one section's blocks."""
         if in_glossary:
             raws = [piece for raw in raws for piece in glossary_lines(raw, self.lines)]
-        defined = [(raw, d) for raw in raws if (d := definition(raw, self.lines))]
-        errata = {id(raw): (d, errs) for raw, d in defined if context.rulings and (errs := cards_named(d.term))}
-        terms = {k: v for k, v in self.definition_terms(defined, context, in_glossary).items() if k not in errata}
+        defined = [(raw, d) for raw in raws if (d := definition(raw, self.lines, in_glossary))]
+        notes = {id(raw): (d, self.noted(d)) for raw, d in defined if context.rulings and d.text}  # "**Card:** note"
+        terms = {k: v for k, v in self.definition_terms(raws, defined, context, in_glossary).items() if k not in notes}
         in_faq = self.faq or bool(context.rulings)
         body: list[RawBlock] = []
         term: tuple[Entry, list[RawBlock]] | None = None
@@ -233,10 +300,14 @@ class _Walk:
                 self.unused_card()
                 term, ruling, cards = None, None, named
                 self.card_lines = list(raw.lines)
-            elif id(raw) in errata:  # a card with its number defined: "**Award Ceremony (r138)** — Should read: …"
-                card_def, errata_cards = errata[id(raw)]
-                term, ruling = None, self.new_ruling("clarification", "", raw, where, context, errata_cards)
+            elif id(raw) in notes and not cards:  # "**Cellar** – …": a note on the card it names
+                # ("**Award Ceremony (r138)** — Should read: …"); under a card's heading, a label of its note
+                card_def, noted_cards = notes[id(raw)]
+                term, ruling = None, self.new_ruling("clarification", "", raw, where, context, noted_cards)
                 ruling.text = card_def.text
+            elif id(raw) in terms and term is not None and variant_of(terms[id(raw)][0].term, term[0].name):
+                term[1].append(raw)  # "**Clash PLUS:** …" after "**Clash:** …": a sub-definition of it
+                term[0].lines.extend(raw.lines)
             elif id(raw) in terms:
                 defined, why = terms[id(raw)]
                 ruling = None
@@ -262,7 +333,9 @@ class _Walk:
         self.unused_card()
         return body
 
-    def definition_terms(self, found: list[tuple[RawBlock, Definition]], context: Context, in_glossary: bool) -> dict:
+    def definition_terms(
+        self, raws: list[RawBlock], found: list[tuple[RawBlock, Definition]], context: Context, in_glossary: bool
+    ) -> dict:
         """Which of a section's definitions open glossary entries (by block id), each with its definition and why."""
         if not self.glossaries or (context.path and credits_title(context.path[-1])):
             return {}
@@ -275,11 +348,24 @@ class _Walk:
         elif not context.rulings and len(paragraphs) >= GLOSSARY_RUN and alphabetical([d.term for _, d in paragraphs]):
             chosen = paragraphs
             why = f"one of {len(paragraphs)} definition paragraphs in alphabetical order"
+        elif (
+            not context.rulings
+            and not NOT_LOOKUP.search(context.path[-1] if context.path else "")
+            and (chosen := definition_list(raws, found))
+        ):
+            where = f" under {context.path[-1]!r}" if context.path else ""
+            why = f"one of {len(chosen)} definitions set one after another{where}"
         else:
             return {}
         return {id(r): (d, why) for r, d in chosen}
 
     # -- rulings ---------------------------------------------------------------------
+    @staticmethod
+    def noted(defined: Definition) -> list[Card]:
+        """The cards a definition in a rulings section is a note on: those it names with their numbers, else
+        the one it names ("**Rage Drake:** …")."""
+        return cards_named(defined.term) or [Card(title_case(defined.term), None, None)]
+
     def new_ruling(self, kind: str, title: str, raw: RawBlock, where: str, context: Context, cards=()) -> Ruling:
         """A ruling opened by ``raw``; about ``cards`` when given (titled with their names if untitled)."""
         ruling = Ruling(kind, title, raw.line, section=where, group=where, group_kind="general", lines=list(raw.lines))
@@ -333,3 +419,13 @@ class _Walk:
         entry.blocks = mend_broken_blocks([to_block(r) for r in raws if r.kind != "heading"])
         number_steps(entry.blocks)
         extract_subdefinitions(entry, raws)
+        self.variants(entry, raws)
+
+    def variants(self, entry: Entry, raws: list[RawBlock]) -> None:
+        """Definitions of an entry's stronger forms inside it ("**Clash PLUS:** …") as its sub-definitions."""
+        named = {s.name.lower() for s in entry.subdefs}
+        for raw in raws:
+            found = definition(raw, self.lines, in_glossary=True)
+            if found and variant_of(found.term, entry.name) and title_case(found.term).lower() not in named:
+                entry.subdefs.append(SubDefinition(title_case(found.term), found.text, raw.line))
+                named.add(title_case(found.term).lower())

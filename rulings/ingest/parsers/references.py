@@ -19,7 +19,11 @@ from ..model import Entry
 
 ANCHOR_LINK = re.compile(r"\[([^\]\n]{1,80})\]\(#([^)\s]{1,120})\)")
 EMPHASIS = re.compile(r"[*_]{1,3}")
-OPENING = re.compile(r"^\(?\s*see(?P<also>\s+also)?\b\s*(?::|\.(?=\s*[A-Z\"\[]))?\s*(?P<rest>.*?)\)?\s*$", re.I)
+OPENING = re.compile(
+    r"^\(?\s*(?:see(?P<also>\s+also)?\b\s*(?::|\.(?=\s*[A-Z\"\[]))?"
+    r"|(?P<related>related(?:\s+(?:topics?|rules?|entries|terms?|sections?))?\s*:))\s*(?P<rest>.*?)\)?\s*$",
+    re.I,
+)  # "See also: A", "See: A", "Related Topics: A, B", "Related: A"
 SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[\"\u201c(]?[A-Z])|(?<=[.!?][\"\u201d])\s+")
 SEE_SENTENCE = re.compile(r"^\(?\s*see(?:\s+also)?\b\s*:?\s+(?P<rest>.+?)[.)]*$", re.I)  # "See Fight."
 SEE_ASIDE = re.compile(r"\(\s*see(?:\s+also)?\b\s*:?\s+(?P<rest>[^()]+)\)", re.I)  # "… (see Fight) …"
@@ -107,7 +111,7 @@ def paragraph_reference(text: str, known: Set[str] = frozenset()) -> Reference |
     targets = _targets(rest, known)
     if not targets:
         return None
-    return Reference("see-also" if match.group("also") else "see", targets)
+    return Reference("see-also" if match.group("also") or match.group("related") else "see", targets)
 
 
 def sentence_references(text: str, known: Set[str] = frozenset()) -> list[str]:
@@ -146,7 +150,7 @@ def link_references(entries: list[Entry], anchors: dict[str, str] | None = None,
     for entry in read:
         kept = []
         for block in entry.blocks:
-            if "](#" not in block.text and "see" not in block.text.lower():
+            if "](#" not in block.text and "see" not in block.text.lower() and "related" not in block.text.lower():
                 kept.append(block)  # most blocks refer to nothing: no need to read them closely
                 continue
             text = ANCHOR_LINK.sub(lambda m: f'"{anchors.get(m.group(2), m.group(1))}"', block.text)
@@ -160,6 +164,31 @@ def link_references(entries: list[Entry], anchors: dict[str, str] | None = None,
                 block.text = unlink_anchors(block.text)
                 kept.append(block)
         entry.blocks = kept
+
+
+INDEX_TITLE = re.compile(r"^(?:[\w/&' ]+\s)?index$", re.I)  # "Index", "Rules/Terms Index"; not "Index Cards"
+INDEX_ROW = re.compile(
+    r"^\s*(?:[-*+\u2022]\s+|\|\s*)?(?P<name>[^|]*?[^\W\d_][^|]*?)"
+    r"(?:\s*(?:\.{2,}|[\u2014\u2013,:|-]|\s)\s*(?:pp?\.?\s*)?\d[\d,\s\u2013-]*)?\s*\|?\s*$"
+)  # "Movement ..... 2", "- Agent Movement — 4", "| Active Stack | 7,20 |", "Line of Sight"
+
+
+def index_references(entries: list[Entry], lines: list[str]) -> None:
+    """An index names the document's topics: each row that names an entry, a section or a sub-definition of
+    the document becomes a see-also link of the index's section, in the index's order. Rows that name
+    nothing the document has stay text."""
+    names = {}
+    for entry in entries:
+        for name in [*entry.names, *entry.spellings, *(s.name for s in entry.subdefs)]:
+            names.setdefault(name_key(name), entry.name if name in entry.spellings else name)
+    for entry in entries:
+        if entry.kind != "section" or not INDEX_TITLE.match(strip_markup(entry.name).strip()):
+            continue
+        for number in entry.lines[1:]:
+            row = INDEX_ROW.match(strip_markup(lines[number - 1]))
+            target = names.get(name_key(row["name"])) if row else None
+            if target and target != entry.name and target not in entry.see_also:
+                entry.see_also.append(target)
 
 
 def anchor_links(text: str) -> list[tuple[str, str]]:
