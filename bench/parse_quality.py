@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 from collections import Counter
@@ -26,7 +27,32 @@ from rulings.ingest.manifest import DocumentSpec, discover_games, load_manifest
 from rulings.ingest.parsers import parse
 from rulings.ingest.report import GLOSSARY_HEADING, document_report, game_names
 from rulings.ingest.source import read_source
+from rulings.text import name_key
 from tests.shared import require_shared
+
+# Terms that are certainly not glossary entries, by kind (the scale corpus has no hand count to judge the rest).
+PHANTOMS = {
+    "one-letter": re.compile(r"^\W*\w?\W*$"),
+    "Example N": re.compile(r"^(?:example|figure|diagram|step)\s*\d+\b", re.I),
+    "Roman numeral": re.compile(r"^[IVX]+\.?$"),
+    "pointer line": re.compile(r"^(?:see(?: also)?|related(?: topics?)?)$", re.I),
+    "label: name": re.compile(r"^[^:]{1,30}:\s+\S"),
+}
+
+
+def phantom_kinds(parsed) -> Counter:
+    """How many of a document's terms are phantoms of each kind, doubles (a name two terms share) and list lines."""
+    kinds: Counter = Counter()
+    seen: set[str] = set()
+    for entry in parsed.entries:
+        if entry.kind not in ("entry", "keyword"):
+            continue
+        kinds.update(kind for kind, pattern in PHANTOMS.items() if pattern.match(entry.name))
+        key = name_key(entry.name)
+        if key in seen:
+            kinds["doubled"] += 1
+        seen.add(key)
+    return kinds
 
 
 def games_of(folder: Path) -> list[tuple[str, list[DocumentSpec]]]:
@@ -50,7 +76,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every document's figures to this file")
     args = parser.parse_args()
     folder = args.folder or require_shared() / "scale-corpus" / "rulebooks"
-    reports, seconds, titled = [], [], set()
+    reports, seconds, titled, phantoms = [], [], set(), Counter()
     for _, specs in games_of(folder):
         parsed = []
         for spec in specs:
@@ -58,6 +84,7 @@ def main() -> None:
             source = read_source(spec)
             parsed.append((source, parse(source)))
             seconds.append(time.perf_counter() - start)
+            phantoms.update(phantom_kinds(parsed[-1][1]))
             if any((m := HEADING.match(line)) and GLOSSARY_HEADING.search(m.group(2)) for line in source.lines):
                 titled.add(spec.display_path)  # a heading says "Glossary": there is one to find
         names = game_names([p for _, p in parsed])
@@ -79,6 +106,8 @@ def main() -> None:
         f"glossary terms: {terms}; terms that are one line of a list: {sum(r.list_terms for r in reports)} "
         f"({sum(r.stray_list_terms for r in reports)} outside a section that says it is a glossary)"
     )
+    print(f"phantom terms by kind: {', '.join(f'{k} {phantoms[k]}' for k in [*PHANTOMS, 'doubled'])}")
+    print(f"documents with rulings: {sum(1 for r in reports if r.rulings)}; rulings: {sum(r.rulings for r in reports)}")
     print(
         f"cross-references: {sum(r.resolved for r in reports)} resolved, "
         f"{sum(len(r.unresolved) for r in reports)} unresolved"

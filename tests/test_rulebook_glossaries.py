@@ -560,3 +560,16 @@ Cards are explained on their own sheet.
     messages = warnings(text)
     assert any("index" in m.lower() and "not read" in m for m in messages)
     assert any("card notes" in m.lower() and "not read" in m for m in messages)
+
+
+def test_a_learn_to_play_books_sections_are_in_the_games_a_to_z_marked_as_sections(tmp_path):
+    from rulings.web import create_app
+
+    from .conftest import built_game
+
+    toml = '[game]\nname = "Hearth"\n\n[[documents]]\nfile = "rules.md"\nkind = "rulebook"\ntitle = "Rules"\n'
+    settings = built_game(tmp_path / "corpus", tmp_path / "store", "hearth", toml, {"rules.md": LEARN_TO_PLAY})
+    page = create_app(settings).test_client().get("/hearth/").get_data(as_text=True)
+    glossary = page.split('id="glossary"', 1)[1].split("</section>", 1)[0]
+    assert 'id="letter-G"' in glossary and 'id="letter-W"' in glossary
+    assert '>Gather</a> <small class="muted">section</small>' in glossary

@@ -1,4 +1,5 @@
-"""A game's home page on a phone: an A–Z of collapsible letters, sections apart from terms, the game's card
+"""A game's home page on a phone: an A–Z of collapsible letters (the glossary's terms, and the sections of a
+document without a glossary as topics, marked so), sections apart from terms, the game's card
 groups (heroes, villains, environments...) as their own index, and rulings that belong to no card.
 
 Names several entries share ("Equipment", "Equipment") get a hint from their own text, so look-alike
@@ -60,6 +61,8 @@ def game_index(game: Game) -> Home:
     st = store()
     terms = [_listed(t) for t in st.terms(game, ("entry", "keyword"))]
     sections = [_listed(t) for t in st.terms(game, ("section",))]
+    documents = st.documents(game)
+    topics = _topics(terms, sections, {d["slug"] for d in documents if d["kind"] == "rulebook"})
     _hint_look_alikes(game, terms + sections)
     cards = st.cards(game)
     decks = [
@@ -77,16 +80,24 @@ def game_index(game: Game) -> Home:
     return Home(
         game=game,
         versions=versions,
-        letters=_letters(terms),
+        letters=_letters(terms + topics),
         sections=sections,
         decks=[(label, rows) for label, rows in decks if rows],
         cards=[c for c in cards if c["kind"] == "card" and c["ruling_count"]],
         rulings=list(groups.items()),
-        documents=st.documents(game),
+        documents=documents,
         term_count=len(terms),
         ruling_count=len(rulings),
         previous={b.label: a for a, b in zip(versions, versions[1:], strict=False)},
     )
+
+
+def _topics(terms: list[Listed], sections: list[Listed], rulebooks: set[str]) -> list[Listed]:
+    """The sections of a rulebook that has no glossary (a learn-to-play book): its look-up topics, in the
+    A–Z beside the terms, each marked as a section."""
+    bare = rulebooks - {item.term.document for item in terms}
+    topics = [Listed(s.term, s.name, hint="section") for s in sections if s.term.document in bare]
+    return [t for t in topics if t.term.line]  # not the text before a document's first heading
 
 
 def _listed(term: TermRow) -> Listed:
