@@ -489,6 +489,32 @@ def test_a_definition_list_in_an_ordinary_section_is_read():
     assert "Tile Types" in sections(doc)
 
 
+DEFINITION_SHAPES = """# Night Rules
+
+## Board Spaces
+
+**CHEST: Take a bonus token** if any are left.
+
+Some spaces say more than one thing.
+
+**LEAK, QUAKE, POWER FAILURE:** Each player loses the people shown.
+
+**SHIP** You can't hunt on a ship.
+
+**Attention:** Spaces never move.
+"""
+
+
+def test_the_shapes_a_definition_list_is_printed_in():
+    """A name and its text in one bold run, several names for one definition, a name in capitals with no
+    separator; paragraphs between two definitions of a section do not break the list, a label is no term."""
+    doc = read(DEFINITION_SHAPES)
+    found = terms(doc)
+    assert list(found) == ["Chest", "Leak", "Ship"]
+    assert found["Leak"].names == ["Leak", "Quake", "Power Failure"]
+    assert found["Chest"].text.startswith("Take a bonus token if any are left.")
+
+
 # -- card notes and keyword variants ---------------------------------------------------------------
 
 CARD_NOTES = """# Kingdom Rules

@@ -1,7 +1,8 @@
 """Definitions as publishers write them, and when a run of them is a glossary.
 
 A definition opens a paragraph: ``**Term:** text``, ``**Term**: text``, ``**Term** - text``,
-``*Term:* text``, ``**Term**`` alone on its line (the text follows), or a plain ``Term: text``
+``*Term:* text``, ``**Term: text** text``, ``**TERM** Text`` (a name in capitals),
+``**Term**`` alone on its line (the text follows), or a plain ``Term: text``
 (held to a stricter idea of a name). Whether openers are glossary entries depends on where they
 stand: in a section whose title says it is a glossary, or in a run long enough and alphabetical
 enough that it can only be one. Lines of a list, labels set line under line ("**Chains 1-6**:
@@ -24,6 +25,10 @@ NAME = r"(?P<term>(?:\\[*_]|[^*_])+?)"  # emphasis marks may stand in a name esc
 INSIDE = re.compile(rf"^{EMPHASIS}{NAME}\s*{SEPARATOR}\s*(?P=m)\s*(?P<rest>.*)$")  # **Term:** text
 AFTER = re.compile(rf"^{EMPHASIS}{NAME}\s*(?P=m)\s*{SEPARATOR}\s*(?P<rest>.*)$")  # **Term** - text
 ALONE = re.compile(rf"^(?P<m>\*\*\*|\*\*|__){NAME}(?P=m)\s*$")  # **Term**
+RUNNING = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_:]{1,60}?):\s+(?P<rest>[^*_].*)$")  # **CHEST: Take a token** if…
+CAPITALS = re.compile(  # **MOVE** Move…
+    r"^(?P<m>\*\*|__)(?P<term>[A-Z][A-Z0-9 '\u2019&/+-]{1,40})(?P=m)\s+(?P<rest>[A-Z].*)$"
+)
 PLAIN = re.compile(r"^(?P<term>[A-Z0-9\"\u201c+][^:]{0,58}?)\s*:\s+(?P<rest>\S.*)$")  # Term: text
 LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
 NUMBERED_LABEL = re.compile(
@@ -51,8 +56,10 @@ DIVIDER = re.compile(r"^[A-Z](?:\s*[-\u2013\u2014&]\s*[A-Z])?$")  # "A", "A-C": 
 GLOSSARY_RUN = 5  # openers that make a glossary by their order alone
 # Words that open a sentence ("When: …", "Then, …"): not terms in running text, but a glossary may define them.
 LEAD_INS = frozenset({"and", "or", "but", "if", "when", "then", "additionally", "however", "otherwise", "therefore"})
+LABELS = frozenset({"attention", "optional", "variant", "clarification", "errata", "designer note", "faq"})
 # Labels of a line that points elsewhere ("Related Topics: Attack"): never a term, in a glossary or not.
 POINTERS = re.compile(r"^(?:see(?:\s+also)?|related(?:\s+(?:topics?|rules?|entries|terms?|sections?))?)$", re.I)
+NAME_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
 SENTENCE_INSIDE = re.compile(r"[^\W\d_]{2}[.!?;]\s+[\"\u201c]?[^\W\d_]{2}")  # "Setup. Place…", not "max. X"
 
 
@@ -78,10 +85,12 @@ def term_like(term: str, plain: bool, in_glossary: bool = False) -> bool:
     than one letter. ``in_glossary``: words that open sentences elsewhere ("Then", "When") may be names."""
     bare = fold(term).strip().strip('"').strip()
     words = bare.split()
-    if not words or len(bare) > 60 or len(words) > (5 if plain else 8):
+    names = NAME_LIST.split(bare)  # "Leak, Tempers Flare, Accident": several names, one definition
+    longest = max(len(n.split()) for n in names)
+    if not words or len(bare) > 60 * len(names) or longest > (5 if plain else 8) or len(names) > 8:
         return False
     lowered = bare.lower()
-    if lowered in NOT_TERMS and not (in_glossary and lowered in LEAD_INS) or POINTERS.match(bare):
+    if lowered in NOT_TERMS and not (in_glossary and lowered in LEAD_INS) or POINTERS.match(bare) or lowered in LABELS:
         return False
     if NUMBERED_LABEL.match(bare) or bare.endswith(("?", "!")) or ORDINAL.match(bare):
         return False
@@ -139,7 +148,8 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
         return None  # neither emphasis nor a colon near the start: most paragraphs, quickly
     if line_list(raw, lines):
         return None
-    for pattern, style in ((INSIDE, "bold"), (AFTER, "bold"), (ALONE, "bold-alone"), (PLAIN, "plain")):
+    patterns = ((INSIDE, "bold"), (AFTER, "bold"), (ALONE, "bold-alone"), (RUNNING, "bold"), (CAPITALS, "bold"))
+    for pattern, style in (*patterns, (PLAIN, "plain")):
         match = pattern.match(line)
         if not match:
             continue

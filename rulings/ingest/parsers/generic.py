@@ -75,10 +75,10 @@ def names_of(title: str) -> list[str]:
 def definition_list(
     raws: list[RawBlock], found: list[tuple[RawBlock, Definition]]
 ) -> list[tuple[RawBlock, Definition]]:
-    """Definitions set one after another ("**Recruit:** …" then "**Farm:** …"), whatever their order: the
-    look-up lists of a learn-to-play book. Emphasised names with their text on the same line, list items
-    only with list items, nothing but a nested list between two; a name alone or a plain "Term: text"
-    (a label, a table's line) never starts one."""
+    """Definitions of one section ("**Recruit:** …" then "**Farm:** …"), whatever their order: the look-up
+    lists of a learn-to-play book. Emphasised names with their text on the same line: paragraphs with
+    whatever text between them, list items of one list (nothing but nested items between two); a name
+    alone or a plain "Term: text" (a label, a table's line) never makes one."""
     position = {id(raw): n for n, raw in enumerate(raws)}
     runs: list[list[tuple[RawBlock, Definition]]] = []
     for raw, d in found:
@@ -87,7 +87,8 @@ def definition_list(
         if runs:
             last_raw, last = runs[-1][-1]
             between = raws[position[id(last_raw)] + 1 : position[id(raw)]]
-            if last.listed == d.listed and all(b.kind == "bullet" and b.depth > 0 for b in between):
+            one_list = all(b.kind == "bullet" and b.depth > 0 for b in between)
+            if last.listed == d.listed and (one_list or not d.listed):
                 runs[-1].append((raw, d))
                 continue
         runs.append([(raw, d)])
@@ -95,8 +96,9 @@ def definition_list(
 
 
 def numbered_series(run: list[tuple[RawBlock, Definition]]) -> bool:
-    """ "Strength 1", "Strength 4": the values of one thing, not names of several."""
-    return sum(1 for _, d in run if re.search(r"\d", d.term)) * 3 > len(run)
+    """ "Strength 1, 2, or 3", "Strength 4": the values of one thing, not names of several."""
+    firsts = {d.term.split()[0].lower() for _, d in run}
+    return len(firsts) == 1 and all(re.search(r"\d", d.term) for _, d in run)
 
 
 def demote_repeats(entries: list[Entry]) -> None:
@@ -354,7 +356,7 @@ class _Walk:
             and (chosen := definition_list(raws, found))
         ):
             where = f" under {context.path[-1]!r}" if context.path else ""
-            why = f"one of {len(chosen)} definitions set one after another{where}"
+            why = f"one of {len(chosen)} definitions of a section{where}"
         else:
             return {}
         return {id(r): (d, why) for r, d in chosen}
