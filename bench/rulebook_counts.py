@@ -9,7 +9,8 @@ kind and title ``rulings import`` gives it), parsed, and compared with its hand 
 
 - entries found: a hand entry matched by a parsed glossary term or a topic (a section) with one of
   its names (the project's name key: case, punctuation and plurals ignored), or at its line ±2; a
-  parsed record matches one hand entry at most, terms first;
+  parsed record matches one hand entry at most (the largest such matching: name and line first,
+  then name, then line; terms before topics);
 - phantoms: parsed glossary terms that match no hand entry (a term read twice is a phantom once);
 - within 2%: the entries found are within 2% of the hand count and there is no phantom;
 - see-also edges: a hand entry's "see" and "see also" targets that its matched record refers to;
@@ -72,20 +73,29 @@ def near(line: int, record_line: int) -> bool:
     return abs(line - record_line) <= LINE_SLACK
 
 
-def matching(hand: list[dict], records: list[Entry], taken: set[int]) -> dict[int, int]:
-    """A one-to-one matching of hand entries (by index) to records (by index) that share a name or a
-    line ±2: the largest there is (augmenting paths), names before lines."""
+def matching(hand: list[dict], records: list[Entry]) -> dict[int, int]:
+    """A one-to-one matching of hand entries (by index) to records (by index) that share a name or stand
+    at the same line ±2: the largest there is (augmenting paths), each hand entry trying first a record
+    with its name at its line, then one with its name, then one at its line; glossary terms before
+    topics at each step."""
     hand_keys = [{name_key(n) for n in h["names"]} for h in hand]
 
-    def fits(h: int, r: int) -> bool:
-        return bool(hand_keys[h] & keys_of(records[r])) or near(hand[h]["line"], records[r].line)
+    def rank(h: int, r: int) -> int | None:
+        named, placed = bool(hand_keys[h] & keys_of(records[r])), near(hand[h]["line"], records[r].line)
+        if not (named or placed):
+            return None
+        tier = 0 if named and placed else 1 if named else 2
+        return tier * 2 + (records[r].kind not in TERM_KINDS)
 
+    choices = [
+        sorted((r for r in range(len(records)) if rank(h, r) is not None), key=lambda r, h=h: rank(h, r))
+        for h in range(len(hand))
+    ]
     owner: dict[int, int] = {}  # record -> hand entry
 
     def place(h: int, seen: set[int]) -> bool:
-        ordered = sorted(range(len(records)), key=lambda r: not (hand_keys[h] & keys_of(records[r])))
-        for r in ordered:
-            if r in seen or not fits(h, r):
+        for r in choices[h]:
+            if r in seen:
                 continue
             seen.add(r)
             if r not in owner or place(owner[r], seen):
@@ -94,8 +104,7 @@ def matching(hand: list[dict], records: list[Entry], taken: set[int]) -> dict[in
         return False
 
     for h in range(len(hand)):
-        if h not in taken:
-            place(h, set())
+        place(h, set())
     return {h: r for r, h in owner.items()}
 
 
@@ -124,10 +133,8 @@ class Result:
 def compare(count: dict, parsed: ParsedDocument) -> Result:
     hand = count["glossary"]
     terms = [e for e in parsed.entries if e.kind in TERM_KINDS]
-    topics = [e for e in parsed.entries if e.kind not in TERM_KINDS]
-    by_term = matching(hand, terms, set())
-    by_topic = matching(hand, topics, set(by_term))
-    matched = {h: terms[r] for h, r in by_term.items()} | {h: topics[r] for h, r in by_topic.items()}
+    records = [e for e in parsed.entries if e.line]
+    matched = {h: records[r] for h, r in matching(hand, records).items()}
     used = {id(e) for e in matched.values()}
     phantoms = [t for t in terms if id(t) not in used]
     edges = edges_found = 0

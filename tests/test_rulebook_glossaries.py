@@ -599,3 +599,9 @@ def test_a_learn_to_play_books_sections_are_in_the_games_a_to_z_marked_as_sectio
     glossary = page.split('id="glossary"', 1)[1].split("</section>", 1)[0]
     assert 'id="letter-G"' in glossary and 'id="letter-W"' in glossary
     assert '>Gather</a> <small class="muted">section</small>' in glossary
+
+
+def test_an_item_of_a_definition_list_is_not_reported_as_a_list_line_taken_for_a_term():
+    text = "# Moon Rules\n\n## Resources\n\n* **Money** - Pays for buildings.\n* **Food** - Feeds people.\n"
+    assert list(terms(read(text))) == ["Money", "Food"]
+    assert not any("one line of a list" in m for m in warnings(text))

@@ -2,11 +2,11 @@
 
 Per document: entries found (per kind), cross-references resolved and unresolved (against every
 name of the game), lines placed in no record, and warnings for what looks wrong: a term that is
-one line of a list, a name two entries share, an entry with no text, a glossary whose last entry
-is cut off, a Glossary heading with no term read under it, an index or card notes (a section titled as
-rulings) of which nothing was read. ``explain`` lists
-every entry with the reason its parser gave for making it. Computed from parsed documents only,
-so a bench can report on a corpus without building it.
+one line of a list (not an item of a definition list, whose name is emphasised), a name two
+entries share, an entry with no text, a glossary whose last entry is cut off, a Glossary heading
+with no term read under it, an index or card notes (a section titled as rulings) of which nothing
+was read. ``explain`` lists every entry with the reason its parser gave for making it. Computed
+from parsed documents only, so a bench can report on a corpus without building it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .parsers.references import INDEX_TITLE
 from .source import Source
 
 GLOSSARY_HEADING = re.compile(r"\bglossary\b", re.I)  # says so in so many words ("Keywords" may be prose)
+EMPHASISED_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)])\s+(?:\*\*|__|\*|_)\S")
 LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+\S")
 TERM_KINDS = ("entry", "keyword")
 CARD_NOTES = re.compile(r"\bcards?\b", re.I)
@@ -224,9 +225,12 @@ def document_report(source: Source, parsed: ParsedDocument, names: set[str] | No
                 report.unresolved.append((entry.line, entry.name, target))
         if entry.kind not in TERM_KINDS:
             continue
-        if is_list_line(_opening_line(entry, lines)):
+        opening = _opening_line(entry, lines)
+        if is_list_line(opening):
             report.list_terms += 1
-            if not any(GLOSSARY_NAMES.search(title) for title in entry.path):  # a glossary written as a list is fine
+            if EMPHASISED_ITEM.match(opening):
+                pass  # "- **Cost** - …": an item of a definition list, its name set apart by its printer
+            elif not any(GLOSSARY_NAMES.search(title) for title in entry.path):  # a glossary as a list is fine
                 report.stray_list_terms += 1
                 report.warnings.append(Finding(entry.line, f"term {entry.name!r} is one line of a list"))
         if not entry.blocks and not entry.redirect and not entry.see_also and not entry.subdefs:
