@@ -71,13 +71,19 @@ def test_legend_of_the_five_rings():
     """By hand: two parts of the book define terms. "### Other Terminology" (Appendix I) defines
     Friendly, Sacrifice and Trait (``**Term** – text``), and "### Keywords" (Quick Reference) the eight
     keywords Ancestral ... Sincerity (``**Term:** text``): 11. Not a glossary: the numbered "Card
-    Anatomy Key" (a list), "Symbols and Icons" and "Ring Effects" (a reference of icons, neither
-    called nor ordered as a glossary), the bold phase names of "Action Opportunities" (sub-headings)
-    and the credits. The FAQ appendix asks 4 bold questions."""
+    Anatomy Key" (a list), the bold phase names of "Action Opportunities" (sub-headings) and the
+    credits. The FAQ appendix asks 4 bold questions.
+
+    Since issue 33 a definition list inside an ordinary section is a glossary's entries too (the brief
+    of the blind counts in tests/data/rulebook-counts/): the four elements of a triggered ability
+    (``* **Cost** — …``, under "Triggered Abilities") and the seven of "Symbols and Icons" (a reference
+    of icons, ``**Air:** …``; "Ring Symbols (with Ring Effects)" is a bold line alone): 22."""
     source, doc = parsed(rulebook("legend-of-the-five-rings-the-card-game-rulebook.md"))
     assert glossary(doc) == [
+        ["Triggering condition"], ["Cost"], ["Targeting requirements"], ["Effect"],
         ["Friendly"], ["Sacrifice"], ["Trait"], ["Ancestral"], ["Courtesy"], ["Covert"], ["Limited"],
         ["No Attachments"], ["Pride"], ["Restricted"], ["Sincerity"],
+        ["Conflict Types"], ["Clan Symbols"], ["Air"], ["Earth"], ["Fire"], ["Water"], ["Void"],
     ]  # fmt: skip
     assert [r.question[:30] for r in doc.rulings] == [
         "Why does the ring effect occur",
@@ -93,11 +99,13 @@ def test_star_wars_destiny():
     order") has 27 "###" entries, Character Die ... X as a Variable; "### Keywords" (Part 7) has 7
     "####" keywords, Ambush ... Team Up: 34. Every other heading is a section of the rules. The card
     clarifications are rulings under their pack, the errata rulings on their card, the FAQ bold
-    questions answered by a bullet."""
+    questions answered by a bullet. Since issue 33 a definition list inside an ordinary section counts
+    too: the five rarities (``- **Fixed (Gray):** …``, under "Rarity"): 39."""
     source, doc = parsed(rulebook("star-wars-destiny-rulebook.md"))
     names = [n[0] for n in glossary(doc)]
-    assert names[:7] == ["Ambush", "Guardian", "Modify", "Parallel Die", "Piloting", "Redeploy", "Team Up"]
-    assert names[7:] == [
+    assert names[:5] == ["Fixed (Gray)", "Common (Blue)", "Uncommon (Yellow)", "Rare (Green)", "Legendary (Purple)"]
+    assert names[5:12] == ["Ambush", "Guardian", "Modify", "Parallel Die", "Piloting", "Redeploy", "Team Up"]
+    assert names[12:] == [
         "Character Die", "Cheapest", "Choose \u2014 Either", "Choose \u2014 Target", "Combined Value", "Controller",
         "Copy (of a Card)", "Decreases", "Diceless Card", "Free", "Heal", "Increases", "Look At", "Move", "Owner",
         "Play Restrictions", "Remaining Health", "Removing Dice", "Replace", "Rolling", "Search", "Showing",

@@ -148,6 +148,44 @@ def test_an_entry_printed_one_level_too_high_does_not_end_the_glossary():
     assert "Credits" in sections(doc)
 
 
+GLOSSARY_THEN_A_CHAPTER = """# Destiny Rules
+
+## Keywords
+
+### Ambush
+
+Act again after playing this.
+
+### Guardian
+
+Take damage for another character.
+
+## Triggered Abilities
+
+Abilities that wait for a moment.
+
+### Trigger Condition
+
+What starts the ability.
+
+### Before Abilities
+
+Resolve before the trigger.
+
+## Zones
+
+Where cards are.
+"""
+
+
+def test_a_chapter_after_a_glossary_is_not_an_entry_printed_a_level_too_high():
+    """ "## Triggered Abilities" after "## Keywords" keeps the order, but its own sub-headings do not go on
+    with the glossary: a chapter, and what it holds its sections."""
+    doc = read(GLOSSARY_THEN_A_CHAPTER)
+    assert list(terms(doc)) == ["Ambush", "Guardian"]
+    assert {"Triggered Abilities", "Trigger Condition", "Before Abilities", "Zones"} <= set(sections(doc))
+
+
 # -- see-also families ----------------------------------------------------------------------------
 
 RELATED_TOPICS = """# Star Raid Rules Reference

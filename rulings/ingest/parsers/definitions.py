@@ -185,9 +185,10 @@ def sort_key(name: str) -> str:
 
 def alphabetical(names: list[str], least: int = GLOSSARY_RUN, strict: bool = True) -> bool:
     """Names in alphabetical order. ``strict`` (no heading says Glossary, the order alone must tell): whole
-    names compared, a leading "The" set aside, one step back allowed in every twelve. Otherwise (lines of
-    a glossary already titled so) publishers' looser order: two first letters, one step back in six."""
-    keys = [re.sub(r"^the ", "", sort_key(n)) if strict else sort_key(n)[:2] for n in names]
+    names compared, one step back allowed in every twelve. Otherwise (lines of a glossary already titled
+    so) publishers' looser order: two first letters, one step back in six. Either way at least three
+    first letters: "The Crab Clan", "The Crane Clan"... are chapters, not a glossary."""
+    keys = [sort_key(n) if strict else sort_key(n)[:2] for n in names]
     if len(keys) < least or len({k[:1] for k in keys}) < 3:
         return False
     if sum(1 for n in names if re.search(r"\d", n)) * 3 > len(names):
