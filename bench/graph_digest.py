@@ -2,12 +2,13 @@
 
     python bench/graph_digest.py                      # the bundled corpus
     python bench/graph_digest.py var/corpus-magic     # the bundled games + Magic's seven editions
-    python bench/graph_digest.py --against main       # the same corpus built by another revision too
+    python bench/graph_digest.py --against 273ed64    # the same corpus built by another revision too
 
 Each table's rows are read in primary-key order and hashed (SHA-256 of their JSON). ``meta`` and
 ``diagnostics`` hold when and where the build ran, so they are left out. With ``--against`` the
 other revision builds in a temporary worktree and a process of its own, and the tables that differ
-are named.
+are named. Compare with the revision a branch started from (``git merge-base main HEAD``): main moves
+on while a branch is made.
 """
 
 from __future__ import annotations
