@@ -214,7 +214,7 @@ def glossary_title(title: str) -> bool:
 def variant_of(name: str, base: str) -> bool:
     """ "Clash PLUS" of "Clash", "Blast Off Plus (Action)" of "Blast Off (Action)": a keyword's stronger form."""
     match = VARIANT.match(QUALIFIER.sub("", fold(name)).strip())
-    return bool(match) and sort_key(match["base"]) == sort_key(QUALIFIER.sub("", fold(base)))
+    return match is not None and sort_key(match["base"]) == sort_key(QUALIFIER.sub("", fold(base)))
 
 
 def credits_title(title: str) -> bool:

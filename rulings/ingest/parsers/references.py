@@ -177,7 +177,7 @@ def index_references(entries: list[Entry], lines: list[str]) -> None:
     """An index names the document's topics: each row that names an entry, a section or a sub-definition of
     the document becomes a see-also link of the index's section, in the index's order. Rows that name
     nothing the document has stay text."""
-    names = {}
+    names: dict[str, str] = {}
     for entry in entries:
         for name in [*entry.names, *entry.spellings, *(s.name for s in entry.subdefs)]:
             names.setdefault(name_key(name), entry.name if name in entry.spellings else name)
