@@ -67,6 +67,7 @@ class BuildReport:
             "counts": self.counts,
             "warnings": [str(d) for d in self.diagnostics if d.level == "warning"],
             "suggestions": [d.message for d in self.diagnostics if d.level == "suggestion"],
+            "merges": [str(d) for d in self.diagnostics if d.level == "merge"],
             "documents": [d.as_dict() for d in self.documents],
         }
 

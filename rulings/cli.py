@@ -132,6 +132,8 @@ def build(obj: CliState, corpus_override: str | None, full: bool, explain: str |
         click.echo(warning, err=True)
     for suggestion in data["suggestions"]:
         click.echo(f"suggestion: {suggestion}", err=True)
+    for merge in data["merges"]:  # "file:line: merge: why a name was taken for a term printed under another"
+        click.echo(merge, err=True)
     for document in report.documents:
         click.echo(document.summary())
     counts = data["counts"]

@@ -19,7 +19,7 @@ from pathlib import Path
 class Diagnostic:
     """A warning or error found while reading the corpus."""
 
-    level: str  # "warning" | "error" | "suggestion"
+    level: str  # "warning" | "error" | "suggestion" | "merge" (a name taken for a term printed under another)
     path: str
     line: int | None
     message: str

@@ -138,18 +138,25 @@ def link_names(store: Store, game: Game) -> dict:
     """What the exported linkify page resolves ``[[mentions]]`` with, as the server's linkify does.
 
     ``terms``: [name, slug] of every term; ``names``: every name key -> the term's index (or [index, anchor]
-    for a sub-definition), as ``Store.find_term`` resolves it; ``slugs``: the other slugs that lead to a term;
+    for a sub-definition), as ``Store.find_term`` resolves it; ``printed``: the same by heading key, for the
+    printed names that lead elsewhere than their key ("Player Decks"); ``slugs``: the other slugs that lead to a term;
     ``typos``: the (key, term) pairs a near miss is looked for among (``answers.near_miss``); ``versions``:
     each label with its URL; ``fold``: the character tables of ``text.fold``. URLs are paths with ``{slug}``.
     """
     names, slugs, typos = store.name_table(game), store.slug_table(game), sorted(store.name_keys(game))
-    ids = sorted({term_id for term_id, _ in names.values()} | set(slugs.values()) | {term_id for _, term_id in typos})
+    printed = store.printed_table(game)
+    ids = sorted(
+        {term_id for term_id, _ in [*names.values(), *printed.values()]}
+        | set(slugs.values())
+        | {term_id for _, term_id in typos}
+    )
     index = {term_id: i for i, term_id in enumerate(ids)}
     terms = [store.term(term_id) for term_id in ids]
     return {
         "game": game.slug,
         "terms": [[term.name, term.slug] for term in terms],
         "names": {key: [index[t], anchor] if anchor else index[t] for key, (t, anchor) in names.items()},
+        "printed": {key: [index[t], anchor] if anchor else index[t] for key, (t, anchor) in printed.items()},
         "slugs": {slug: index[t] for slug, t in slugs.items() if slug != terms[index[t]].slug},
         "typos": [[key, index[t]] for key, t in typos],
         "url": urls.term(game.slug, "{slug}"),

@@ -181,6 +181,12 @@ def name_key(name: str) -> str:
     return " ".join(_singular(w) for w in words)
 
 
+def heading_key(name: str) -> str:
+    """A name as printed, for "the same heading": case, quotes and punctuation set aside, plurals not
+    ("Player Deck" and "Player Decks" are two headings; ``name_key`` makes them one name)."""
+    return " ".join(re.findall(r"[a-z0-9]+", fold(name).lower()))
+
+
 def clean_name(name: str) -> str:
     """Drop symbol-only parentheses OCR left in names ("PER PLAYER(\u2663)")."""
     name = re.sub(r"\(\s*[^\w\s]*\s*\)", "", name)

@@ -43,6 +43,9 @@
   function nameKey(name) {
     return (fold(name).toLowerCase().split("'s").join("").match(/[a-z0-9]+/g) || []).map(singular).join(" ");
   }
+  function headingKey(name) {  // text.heading_key: plurals count ("Player Decks" is not "Player Deck")
+    return (fold(name).toLowerCase().match(/[a-z0-9]+/g) || []).join(" ");
+  }
   function slugify(text) {
     text = fold(text).toLowerCase()
       .replace(/(?<![a-z0-9])\+(?=\p{Nd})/gu, "plus").replace(/(?<![a-z0-9])-(?=\p{Nd})/gu, "minus")
@@ -52,10 +55,10 @@
 
   // -- the term a name means: Store.find_term, then answers.near_miss -------------------------
   function findTerm(name) {
-    var key = nameKey(name), slug;
+    var key = nameKey(name), printed = headingKey(name), slug;
     if (!key) { return null; }
-    if (has(data.names, key)) {
-      var found = data.names[key];
+    if (has(data.printed, printed) || has(data.names, key)) {
+      var found = has(data.printed, printed) ? data.printed[printed] : data.names[key];
       return Array.isArray(found) ? { term: found[0], anchor: found[1] } : { term: found, anchor: null };
     }
     slug = slugify(name);  // Store.term_by_slug: a term's own slug, then the others that lead to one

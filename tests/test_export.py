@@ -77,7 +77,7 @@ def link_names(site: Path, game: str) -> dict:
 def test_a_games_link_page_has_the_names_linkify_needs(exported_site: Path, store):
     """Every name, alias, spelling and sub-definition of a game leads where the server's find_term leads;
     every slug too; each version's link is the URL builder's. Loaded by the game's link page only."""
-    from rulings.text import name_key
+    from rulings.text import heading_key, name_key
     from rulings.urls import urls
 
     for game in store.games():
@@ -87,7 +87,7 @@ def test_a_games_link_page_has_the_names_linkify_needs(exported_site: Path, stor
         assert len(names) > 100
         for name in names:
             term, anchor = store.find_term(game, name)
-            found = data["names"][name_key(name)]
+            found = data["printed"].get(heading_key(name), data["names"][name_key(name)])  # "Player Decks" first
             index, found_anchor = found if isinstance(found, list) else (found, None)
             assert (data["terms"][index][1], found_anchor) == (term.slug, anchor), name
         slugs = data["slugs"] | {term[1]: i for i, term in enumerate(data["terms"])}  # a term's own slug first
@@ -99,6 +99,9 @@ def test_a_games_link_page_has_the_names_linkify_needs(exported_site: Path, stor
     marvel = link_names(exported_site, "marvel-champions")
     stunned = marvel["names"]["stunned"]  # a sub-definition: its entry and anchor
     assert (marvel["terms"][stunned[0]][1], stunned[1]) == ("status-cards", "stunned")
+    # one key, two terms: the glossary entry by the key, the appendix by its printed name
+    assert marvel["terms"][marvel["names"]["player deck"]][1] == "player-deck"
+    assert marvel["terms"][marvel["printed"]["player decks"]][1] == "player-decks"
     loading = sorted(
         page.relative_to(exported_site).as_posix()
         for page in exported_site.rglob("*.html")

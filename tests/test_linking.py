@@ -153,7 +153,7 @@ def test_the_attack_page_links_each_term_once_whole_phrases_and_no_wrong_words(c
         ("minion", "/marvel-champions/terms/minion"),
         ("villainous keyword", "/marvel-champions/terms/villainous"),
         ("boost", "/marvel-champions/terms/boost"),
-        ("encounter deck", "/marvel-champions/terms/encounter-decks"),
+        ("encounter deck", "/marvel-champions/terms/encounter-deck"),  # the deck, not the appendix on building one
     ]
     html = client.get(page).get_data(as_text=True)
     article = re.search(r"<article.*?</article>", html, re.S).group(0)

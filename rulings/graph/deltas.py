@@ -25,18 +25,28 @@ from .units import mark_openers
 LEFT, RIGHT = "\u201c", "\u201d"
 
 
+def entry_kind(name: str) -> str:
+    """What a changelog heading names: an appendix is a section of the document, anything else an entry."""
+    return "section" if name_key(name).startswith("appendix") else "entry"
+
+
 def resolve(state: State, name: str, version: str) -> tuple[Term | None, str]:
-    """The term a changelog name means, and how it was found (rename | name | base | new)."""
+    """The term a changelog name means, and how it was found (rename | name | form | base | new).
+
+    A glossary entry never continues a section of a similar name ("Player Deck" is not the appendix
+    "Player Decks"): only the same heading or a declared rename crosses that line (``NameIndex.continued``).
+    """
     name = state.canonical(name)
     rename = state.rename(name, version)
     if rename is not None:
         term = state.index.get(rename.old, VERSIONED)
         if term is not None:
             return term, "rename"
+    kind = entry_kind(name)
     for candidate in [name, *split_names(name)]:
-        term = state.index.get(state.canonical(candidate), VERSIONED)
-        if term is not None:
-            return term, "name"
+        found = state.index.continued(state.canonical(candidate), kind, VERSIONED)
+        if found is not None:
+            return found
     if name_key(name) != base_key(name):
         term = state.index.by_base(name, VERSIONED)
         if term is not None:
@@ -63,16 +73,35 @@ def apply_delta(state: State, delta: Delta) -> None:
             term, how = None, "duplicate"
         if term is None:
             term = _new_term(state, entry, spec, label, how)
+        else:
+            _explain_merge(state, term, entry, label, spec, how)
         seen[id(term)] = entry
         apply_entry(state, term, entry, label, spec, how)
     for patch in delta.change.patches:
         apply_patch(state, patch, label, spec)
 
 
+MERGES = {
+    "rename": "a rename game.toml [[renames]] declares",
+    "form": "the same name in another form (singular or plural)",
+    "base": "the same name without its qualifier or variable",
+}
+
+
+def _explain_merge(state: State, term: Term, entry: ChangelogEntry, label: str, spec: DocumentSpec, how: str) -> None:
+    """Say in the build report why a changelog name continues a term printed under another name."""
+    if how not in MERGES or term.current is None:
+        return
+    state.merged(
+        spec.display_path,
+        entry.line,
+        f"{label}: {LEFT}{entry.name}{RIGHT} continues {LEFT}{term.current.name}{RIGHT} ({term.kind}): {MERGES[how]}",
+    )
+
+
 def _new_term(state: State, entry: ChangelogEntry, spec: DocumentSpec, label: str, how: str) -> Term:
     names = split_names(entry.name) if "," in entry.name else [entry.name]
-    kind = "section" if name_key(names[0]).startswith("appendix") else "entry"
-    term = state.new_term(Entry(kind, names, entry.line), spec)
+    term = state.new_term(Entry(entry_kind(names[0]), names, entry.line), spec)
     if how == "duplicate":
         term.names = [f"{state.canonical(names[0])} ({label}, line {entry.line})"]
         state.index.add_term(term)
@@ -90,7 +119,7 @@ def _display_name(state: State, term: Term, entry: ChangelogEntry, label: str, h
     """
     prev = term.current
     display = term.names[0] if how in ("new", "duplicate") else state.canonical(split_names(entry.name)[0])
-    if how == "name" and prev is not None and name_key(display) in {name_key(n) for n in term.all_names()}:
+    if how in ("name", "form") and prev is not None and name_key(display) in {name_key(n) for n in term.all_names()}:
         display = prev.name
     if how in ("rename", "base") and prev is not None and name_key(display) != name_key(prev.name):
         if prev.name not in term.former:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from ..ingest.model import Block
-from ..text import base_key, name_key
+from ..text import base_key, heading_key, name_key
 
 # Lower ranks win when two terms answer to the same name.
 RANK = {"name": 0, "subdef": 1, "alias": 2, "former": 3, "spelling": 3, "section": 4, "section-alias": 5}
@@ -19,6 +19,11 @@ def name_rank(kind: str, how: str) -> int:
     if kind in ("section", "rule") and how in ("name", "alias"):
         return RANK["section" if how == "name" else "section-alias"]
     return RANK[how]
+
+
+def glossary_kind(kind: str) -> bool:
+    """Glossary entries and keywords on one side, document sections and numbered rules on the other."""
+    return kind not in ("section", "rule")
 
 
 @dataclass
@@ -125,6 +130,22 @@ class NameIndex:
         for _, _, term in self._by_key.get(name_key(name), []):
             if lineage is None or term.lineage == lineage:
                 yield term
+
+    def continued(self, name: str, kind: str, lineage: str) -> tuple[Term, str] | None:
+        """The term an entry of ``kind`` printed under ``name`` continues, and how the name matched it:
+        ``"name"`` (the same heading) or ``"form"`` (the same name in another form, "Keyword" for
+        "Keywords", only between two entries of one side of ``glossary_kind``). A glossary entry and a
+        section whose names differ ("Player Deck", the deck in play; "Player Decks", the appendix on
+        building one) are two terms unless a document says otherwise (a declared rename, the same heading).
+        """
+        found = list(self.candidates(name, lineage))
+        printed = heading_key(name)
+        same = [t for t in found if printed in {heading_key(n) for n in t.all_names()}]
+        side = [t for t in found if glossary_kind(t.kind) == glossary_kind(kind)]
+        same.sort(key=lambda t: glossary_kind(t.kind) != glossary_kind(kind))  # stable: rank order within
+        if same:
+            return same[0], "name"
+        return (side[0], "form") if side else None
 
     def by_base(self, name: str, lineage: str) -> Term | None:
         """The one term whose name, without qualifiers or variables, is this name's base."""

@@ -50,6 +50,10 @@ class State:
     def warn(self, path: str, line: int | None, message: str) -> None:
         self.diagnostics.append(Diagnostic("warning", path, line, message))
 
+    def merged(self, path: str, line: int | None, message: str) -> None:
+        """Explain, in the build report, a name taken for a term printed under another name."""
+        self.diagnostics.append(Diagnostic("merge", path, line, message))
+
     def canonical(self, name: str) -> str:
         """The name a misspelling means (``[spellings]`` of game.toml), else the name itself."""
         return self._spellings.get(name_key(name), name)

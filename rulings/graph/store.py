@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import deadline
-from ..text import name_key, slugify
+from ..text import heading_key, name_key, slugify
 
 PROGRESS_EVERY = 20_000  # SQLite virtual-machine steps between checks of the request's time limit
 
@@ -311,11 +311,13 @@ class Store:
         if not key:
             return None, None
         rows = self.q(
-            "SELECT n.term_id, n.rank, n.how, n.since FROM term_names n JOIN terms t ON t.id = n.term_id "
+            "SELECT n.term_id, n.rank, n.how, n.since, n.name FROM term_names n JOIN terms t ON t.id = n.term_id "
             "WHERE t.game_id = ? AND n.key = ? ORDER BY n.rank, t.id",
             game.id,
             key,
         )
+        asked = heading_key(name)
+        rows.sort(key=lambda r: heading_key(r[4]) != asked)  # stable: "Player Decks" is not "Player Deck"
         subs = self.q(
             "SELECT s.term_id, s.anchor, r.ordinal, r.id FROM subdefs s JOIN terms t ON t.id = s.term_id "
             "JOIN revisions r ON r.id = s.revision_id WHERE t.game_id = ? AND s.key = ? ORDER BY r.ordinal DESC, s.id",
@@ -356,6 +358,25 @@ class Store:
             chosen = _named(first_row.get(key), first_sub.get(key))
             if chosen is not None:
                 table[key] = chosen
+        return table
+
+    def printed_table(self, game: Game) -> dict[str, tuple[int, str | None]]:
+        """Names whose printed form leads elsewhere than their key (``name_table``), as ``find_term`` answers
+        them: heading key -> (term id, anchor). "Player Decks" (a section) and "Player Deck" (a glossary entry)
+        share a key; each printed name finds its own term."""
+        rows = self.q(
+            "SELECT n.key, n.name FROM term_names n JOIN terms t ON t.id = n.term_id WHERE t.game_id = ? "
+            "AND n.key IN (SELECT n2.key FROM term_names n2 JOIN terms t2 ON t2.id = n2.term_id "
+            "WHERE t2.game_id = ? GROUP BY n2.key HAVING COUNT(DISTINCT n2.term_id) > 1) ORDER BY n.key, n.name",
+            game.id,
+            game.id,
+        )
+        by_key = self.name_table(game)
+        table = {}
+        for key, name in rows:
+            term, anchor = self.find_term(game, name)
+            if term is not None and by_key.get(key) != (term.id, anchor):
+                table.setdefault(heading_key(name), (term.id, anchor))
         return table
 
     def slug_table(self, game: Game) -> dict[str, int]:
