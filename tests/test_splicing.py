@@ -1,10 +1,13 @@
-"""Text that is never spliced (issue 32): two entries of similar names stay two terms."""
+"""Text that is never spliced (issue 32): two entries of similar names stay two terms, a version's text
+is printed or marked as assembled, and a changelog entry that restates a term is its text, in its order."""
 
 from __future__ import annotations
 
 import pytest
 
+from rulings.graph import merge
 from rulings.graph.identity import NameIndex, Term
+from rulings.ingest.model import Block
 
 
 def ask(cli, term: str, version: str) -> dict:
@@ -74,3 +77,53 @@ def test_a_name_continues_a_term_of_its_side_or_of_the_same_heading():
     index.add_term(entry)
     assert index.continued("Player Decks", "entry", "versioned") == (appendix, "name")  # the same heading first
     assert index.continued("Player Deck", "section", "versioned") == (entry, "name")
+
+
+# -- the restatement rule: a changelog entry that restates the term is its text, in its order --------------
+def test_defend_at_1_4_is_the_changelogs_text_in_its_order(cli):
+    data = ask(cli, "Defend", "1.4")
+    assert (data["change"], data["complete"]) == ("replaced", True)
+    text = data["text"]
+    assert text.startswith("During an enemy attack, a player may defend against that attack using cards they control.")
+    order = [
+        "Only one player at a time can defend",
+        "A hero can use their basic defense power",
+        "An ally can exhaust to defend",
+        "When a player resolves a triggered ability labeled as a defense",
+        "If a player defends against an enemy attack that targets a different player",
+        "If no character is used to defend against an enemy attack",
+    ]
+    assert [text.index(words) for words in order] == sorted(text.index(words) for words in order)
+    for stacked in ("Some game effects and card abilities reference defense", "the players have the option to defend"):
+        assert stacked not in text
+    assert not any(line.startswith("  ") for line in text.splitlines())  # no bullet left over from 1.3
+
+
+def blocks(*texts: str, kind: str = "para") -> list[Block]:
+    return [Block(t, i, kind) for i, t in enumerate(texts)]
+
+
+OLD = [
+    Block("Some effects reference the thing. There are a few different ways it can occur:", 1),
+    Block("A hero can exhaust to do the thing against an attack.", 2, "bullet"),
+    Block("An ally can exhaust to do the thing against an attack.", 3, "bullet"),
+]
+
+
+def test_an_entry_that_opens_plainly_and_revises_most_paragraphs_restates_the_term():
+    new = [
+        Block("During an attack, a player may do the thing with cards they control.", 1),
+        Block("A hero can exhaust to do the thing against an enemy attack, once.", 2, "bullet"),
+        Block("An ally can exhaust to do the thing against an enemy attack, once.", 3, "bullet"),
+    ]
+    assert merge.is_restatement(OLD, new, ["Thing"])  # the old opening only led in to its list
+    assert not merge.is_restatement(OLD, new[1:], ["Thing"])  # opening with a bullet: changed passages
+    defined = [Block("The thing is what a hero or an ally does when attacked, in every game.", 1), *OLD[1:]]
+    assert not merge.is_restatement(defined, new, ["Thing"])  # an opening statement it leaves standing: amended
+
+
+def test_an_entry_that_adds_a_paragraph_amends_and_is_not_printed_whole():
+    old = blocks("Each player controls at most three allies. This is the ally limit.")
+    new = blocks("A player who controls more allies than the limit discards allies until they have three or fewer.")
+    assert not merge.is_restatement(old, new, ["Ally Limit"])
+    assert [b.text for b in merge.amend(old, new)] == [old[0].text, new[0].text]

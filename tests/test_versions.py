@@ -110,10 +110,14 @@ def test_any_name_any_case(cli):
         assert cli.json("applies", "mc", name, "--version", "1.1")[0]["term"] == "Ability"
 
 
-def test_amend_appends_a_new_paragraph(cli):
+def test_amend_appends_a_new_paragraph_and_says_the_text_is_assembled(cli):
+    """The changelog gives the changed passages, not where they go: no document prints the result."""
     data, _ = cli.json("applies", "mc", "Dash", "--version", "1.2")
-    assert data["change"] == "amended" and data["complete"] is True
+    assert data["change"] == "amended" and data["complete"] is False
     assert "cannot exhaust to use that power" in data["text"] and "treated as 0" in data["text"]
+    assert any("No document prints this text whole" in n for n in data["notes"])
+    earlier, _ = cli.json("applies", "mc", "Dash", "--version", "1.1")  # printed by the Rules Reference
+    assert earlier["complete"] is True
 
 
 def test_amend_replaces_the_paragraph_it_revises(cli):
@@ -168,9 +172,11 @@ def test_patch_quoting_a_whole_sentence(cli):
 
 
 def test_added_bullet_patch(cli):
+    """``Added "…"`` gives the words, not their place: shown at the end, and the text is assembled."""
     data, _ = cli.json("applies", "mc", "Main Scheme", "--version", "1.4.2")
     assert data["text"].rstrip().endswith("- Main scheme cards cannot be discarded from play.")
-    assert data["complete"] is True
+    assert data["complete"] is False
+    assert any("does not say where in the entry" in n for n in data["notes"])
 
 
 def test_reworked_section_is_incomplete(cli):

@@ -50,9 +50,12 @@ def test_unversioned_game_says_nothing_of_versions():
 
 def test_term_page_timeline(client):
     page = client.get("/marvel-champions/v/1.2/terms/dash").get_data(as_text=True)
-    assert '<p class="meta">Amended in 1.2 (2020-02-25).' in page
+    assert '<p class="meta">Amended in 1.2 (2020-02-25); exact wording partly unknown.' in page  # assembled
     assert "<time>2021-04-21</time>: rewritten" in page
     assert 'href="/marvel-champions/terms/dash/diff/1.2..1.4">diff</a>' in page
     history = client.get("/marvel-champions/terms/dash/history").get_data(as_text=True)
-    assert '<p class="meta">Amended; superseded in 1.4.' in history and '<p class="meta">Rewritten.' in history
+    assert (
+        '<p class="meta">Amended; exact wording partly unknown; superseded in 1.4.' in history
+        and '<p class="meta">Rewritten.' in history
+    )
     assert 'href="/marvel-champions/terms/dash/diff/1.0..1.2">Diff from 1.0</a>' in history

@@ -154,15 +154,16 @@ def apply_entry(state: State, term: Term, entry: ChangelogEntry, label: str, spe
         revision.change = "replaced"
         revision.notes.append(f"The {label} changelog restates this entry in full; its text replaces the earlier one.")
     else:
-        revision.change, revision.complete = "amended", prev.complete
+        revision.change, revision.complete = "amended", False
         revision.blocks = merge.amend(prev.blocks, blocks)
         revision.redirect = list(prev.redirect)
         revision.notes.append(
             f"The {label} changelog lists changed passages; they were merged into the earlier text paragraph by "
-            "paragraph (a sub-definition replaces the one of the same name whole)."
+            "paragraph (a sub-definition replaces the one of the same name whole). No document prints this "
+            "text whole: where each passage goes is worked out, not given."
         )
         if not prev.complete:
-            revision.notes.append("The earlier text was not fully known, so neither is this one.")
+            revision.notes.append("The earlier text was not fully known either.")
     state.revise(term, revision)
 
 
@@ -195,7 +196,11 @@ def apply_patch(state: State, patch: Patch, label: str, spec: DocumentSpec) -> N
         text = re.sub(r"^\s*[\u2022\-*]\s*", "", patch.new or "").strip()
         bullet = bool(re.match(r"^\s*[\u2022\-*]", patch.new or ""))
         revision.blocks.extend(mark_openers([Block(text, patch.line, "bullet" if bullet else "para")]))
-        revision.notes.append(f"Added in {label}: {LEFT}{text}{RIGHT}.")
+        revision.complete = False
+        revision.notes.append(
+            f"Added in {label}: {LEFT}{text}{RIGHT}. The changelog does not say where in the entry; it is shown at "
+            "the end."
+        )
     elif patch.op == "add-to-list":
         _add_to_sentence(revision, patch, label)
 

@@ -3,15 +3,20 @@
 The changelog lists passages "added or changed" without saying whether they
 replace the entry or amend it. The rule:
 
-* **Replace** when the entry restates the term from its opening: its first
-  paragraph revises the old first paragraph (or opens with a definition of the
-  term, "An ability is ...") *and* it is nearly as long as the old text (at least
-  80% of its words). A restatement that long is the new entry.
+* **Replace** when the entry restates the term: it is nearly as long as the old
+  text (at least 80% of its words) *and* either its first paragraph revises the
+  old first paragraph (or opens with a definition of the term, "An ability is
+  ..."), or it opens as an entry does (a plain paragraph, not a bullet or a
+  sub-definition), revises more than half of the old paragraphs and leaves no old
+  opening statement standing (the old first paragraph is revised, or only leads
+  in to a list: "There are a few different ways this can occur:"). A restatement
+  is the new entry: its text is printed, in its order.
 * Otherwise **amend**, paragraph by paragraph: each new paragraph takes the place
   of the old paragraph it revises (same opening words, or >= 50% word overlap
   either way); an old paragraph whose words all reappear inside a new one is
   folded into it; new paragraphs that revise nothing are inserted where they
-  stand relative to the revised ones (at the end if none were revised).
+  stand relative to the revised ones (at the end if none were revised). No
+  document prints the result: an amended text is never ``complete``.
 * Sub-definitions ("Overkill \u2014 ...", ``units.py``) go unit by unit: a new unit
   takes the place of the old unit of its name, opener and continuation together.
 
@@ -59,12 +64,31 @@ def defines(block: Block, names: list[str]) -> bool:
 
 
 def is_restatement(old: list[Block], new: list[Block], names: list[str]) -> bool:
+    """Does the changelog entry ``new`` restate the term (module docstring: the one rule)?"""
     if not old or not new:
         return False
     old_words = sum(len(words(b.text)) for b in old)
     new_words = sum(len(words(b.text)) for b in new)
-    opens_same = revises(old[0].text, new[0].text) >= MATCH or defines(new[0], names)
-    return opens_same and new_words >= RESTATEMENT * old_words
+    if new_words < RESTATEMENT * old_words:
+        return False
+    if revises(old[0].text, new[0].text) >= MATCH or defines(new[0], names):
+        return True
+    opening_kept = not _revised(old[0], new) and not leads_in(old[0])
+    return opens_plainly(new[0]) and not opening_kept and 2 * sum(_revised(block, new) for block in old) > len(old)
+
+
+def leads_in(block: Block) -> bool:
+    """Does a paragraph only lead in to what follows ("There are a few different ways this can occur:")?"""
+    return block.text.rstrip().endswith(":")
+
+
+def opens_plainly(block: Block) -> bool:
+    """Does an entry open as an entry does: a plain paragraph, not a bullet, a step or a sub-definition?"""
+    return block.kind == "para" and not block.opens
+
+
+def _revised(old: Block, new: list[Block]) -> bool:
+    return any(revises(old.text, block.text) >= MATCH for block in new)
 
 
 def amend(old: list[Block], new: list[Block]) -> list[Block]:
