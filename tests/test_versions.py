@@ -133,16 +133,27 @@ def test_restatement_replaces(cli):
     assert "An ability is special game text" not in data["text"]
 
 
-def test_a_patch_quoting_part_of_a_sentence_is_not_spliced_in(cli):
-    """A quote cut with an ellipsis leaves the rest of its sentence unknown: the known text stays."""
+def test_a_patch_that_determines_its_sentence_is_applied(cli):
+    """Its old words found once, both quotes ending on the same words: what it leaves unquoted is unchanged."""
     data, _ = cli.json("applies", "mc", "Excess Damage", "--version", "1.4.2")
-    assert data["change"] == "patched" and data["version"] == "1.4.2" and data["complete"] is False
-    assert "any amount of damage is that dealt to a character" in data["text"]  # the 1.4 sentence, whole
-    assert any("the rest of that sentence is not given" in n and "is that dealt to" in n for n in data["notes"])
+    assert data["change"] == "patched" and data["version"] == "1.4.2" and data["complete"] is True
+    assert "any amount of damage that is dealt to a character" in data["text"]
+    assert "damage is that dealt" not in data["text"]
+    expert, _ = cli.json("applies", "mc", "Expert Set", "--version", "1.4.2")
+    assert (
+        expert["complete"] is True and "encounter set that is added to scenarios during expert mode" in expert["text"]
+    )
+
+
+def test_a_patch_ending_on_other_words_is_not_spliced_in(cli):
+    """ "If a hero defends…" -> "If a hero makes a basic defense…": what follows the new words is not given."""
     attack, _ = cli.json("applies", "mc", "Attack (Enemy Activation)", "--version", "1.5")
     assert attack["complete"] is False and attack["version"] == "1.4.2"
     assert "makes a basic defense" not in attack["text"] and "If a hero defends the attack" in attack["text"]
-    assert sum("makes a basic defense" in n for n in attack["notes"]) == 1
+    assert sum("makes a basic defense" in n and "end on different words" in n for n in attack["notes"]) == 1
+    # the two other patches of the same line end on the words they started from: applied
+    assert "If an ally defends against the attack, all damage" in attack["text"]
+    assert "If no character defends against the attack, the attack is considered undefended" in attack["text"]
 
 
 def test_keywords_at_1_4_one_definition_each(cli, store):
@@ -306,22 +317,46 @@ def test_restatement_detection():
 
 
 @pytest.mark.parametrize(
-    "old,new,expected,ok",
+    "text,old,new,expected",
     [
-        (
+        (  # cut with an ellipsis, but ending on the same words: determined
+            "Excess damage is any amount of damage is that dealt to a character.",
             "Excess damage is any amount of damage is that dealt to\u2026",
             "Excess damage is any amount of damage that is dealt to\u2026",
             "Excess damage is any amount of damage that is dealt to a character.",
-            True,
         ),
-        ("\u201cis added scenarios\u201d", "is added to scenarios", "The set is added to scenarios during play.", True),
-        ("nowhere to be found", "x", None, False),
+        ("The set is added scenarios during play.", "\u201cis added scenarios\u201d", "is added to scenarios",
+         "The set is added to scenarios during play."),
+        (  # a whole sentence: its final period stays, the new words bring none
+            "There are seven types. Each is a card.", "There are seven types.", "There are eight types.",
+            "There are eight types. Each is a card.",
+        ),
     ],
-)
-def test_quote_replacement(old, new, expected, ok):
-    target = blocks("Excess damage is any amount of damage is that dealt to a character.")
-    if "scenarios" in new:
-        target = blocks("The set is added scenarios during play.")
-    assert merge.replace_quote(target, old, new) is ok
-    if ok:
-        assert target[0].text == expected
+)  # fmt: skip
+def test_a_patch_that_determines_the_text_is_applied(text, old, new, expected):
+    target = blocks(text)
+    assert merge.undetermined(target, old, new) is None
+    assert merge.replace_quote(target, old, new) is True
+    assert target[0].text == expected
+
+
+@pytest.mark.parametrize(
+    "text,old,new,why",
+    [
+        ("If a hero defends the attack, damage is reduced.", "If a hero defends\u2026",
+         "If a hero makes a basic defense\u2026", "ends"),
+        ("Damage is dealt. Later, damage is dealt.", "damage is dealt", "damage is then dealt", "repeated"),
+        ("Nothing of the kind is here.", "nowhere to be found", "nowhere found", "missing"),
+        ("A hero defends against it.", "hero defends against", "hero defends only against", None),
+        ("A fruit, and a tasty one.", "tasty", "sweet", None),  # not cut: the quote is the whole change
+        ("A fruit, and a tasty one.", "tasty\u2026", "sweet\u2026", "ends"),  # cut: what follows "sweet"?
+        ("A hero defends against it.", "\u2026hero defends", "\u2026the villain defends", "starts"),
+        ("The attacker attacks.", "attack", "strike", "missing"),  # whole words only: not inside "attacker"
+    ],
+)  # fmt: skip
+def test_a_patch_that_leaves_its_sentence_open_is_not_applied(text, old, new, why):
+    target = blocks(text)
+    assert merge.undetermined(target, old, new) == why
+    if why is not None:
+        assert merge.replace_quote(target, old, new) is False
+        assert target[0].text == text  # nothing spliced in

@@ -1,11 +1,14 @@
 """Applying a delta: one changelog version's entries and patch lines, on the text in force before it.
 
 An entry for a term the state lacks introduces it with the changelog's text. An entry for a known
-term replaces or amends its text (``merge.py``: the restatement rule, unit-aware amend). Patch
-lines change quoted words: a whole quote found in the known text is applied; a quote cut with an
-ellipsis, or one the known text does not contain, is **not** spliced in: the revision keeps the last
-known text, is marked incomplete and shows the patch verbatim in a note. Every change a version
-makes to one term lands in that term's one revision for the version.
+term (the same heading, a declared rename, or the same name in another form on the same side of
+glossary / sections: ``resolve``) replaces or amends its text (``merge.py``: the restatement rule,
+unit-aware amend). A replacement is printed text; an amended text is assembled (the changelog gives
+the changed passages, not where each goes) and so never ``complete``. A patch line is applied
+exactly when it determines the new text (``merge.undetermined``: its old words found once, both
+quotes ending on the same word); otherwise nothing is spliced in: the revision keeps the last known
+text, is marked incomplete and shows the patch verbatim in a note. Every change a version makes to
+one term lands in that term's one revision for the version. docs/versions.md states the rules.
 """
 
 from __future__ import annotations
@@ -253,25 +256,34 @@ def _revision_for(state: State, term: Term, patch: Patch, label: str, spec: Docu
     return state.revise(term, revision)
 
 
+WHY_NOT = {
+    "missing": "the known text does not contain {old}",
+    "repeated": "the known text has {old} more than once, and the patch does not say which",
+    "ends": "the two quotes end on different words, so what follows them in the new text is not given",
+    "starts": "the two quotes begin on different words, so what precedes them in the new text is not given",
+}
+
+
 def _replace_quote(state: State, term: Term, revision: Revision, patch: Patch, label: str, where: str) -> None:
-    """Apply a whole quote; keep the known text (and say so) for a partial or missing one."""
+    """Apply a patch that determines the new text (``merge.undetermined``); else keep the known text and say why."""
     old, new = patch.old or "", patch.new or ""
-    quoted = f"{label} changes {LEFT}{old}{RIGHT} to {LEFT}{new}{RIGHT}"
-    base = _text_before(term, label)
-    if merge.quote_core(old)[1] or merge.quote_core(new)[1]:
-        revision.complete = False
-        revision.notes.append(f"{quoted}; the rest of that sentence is not given, so it is shown as it read in {base}.")
-    elif merge.replace_quote(revision.blocks, old, new):
+    why = merge.undetermined(revision.blocks, old, new)
+    if why is None:
+        merge.replace_quote(revision.blocks, old, new)
         revision.notes.append(f"Patched: {LEFT}{old}{RIGHT} \u2192 {LEFT}{new}{RIGHT}.")
-    else:
-        revision.complete = False
-        revision.notes.append(
-            f"{quoted}, but the known text does not contain {LEFT}{old}{RIGHT}; shown as it read in {base}."
-        )
+        return
+    revision.complete = False
+    reason = WHY_NOT[why].format(old=f"{LEFT}{old}{RIGHT}")
+    revision.notes.append(
+        f"{label} changes {LEFT}{old}{RIGHT} to {LEFT}{new}{RIGHT}, but {reason}: "
+        f"shown as it read in {_text_before(term, label)}."
+    )
+    if why in ("missing", "repeated"):
         state.warn(
             where,
             patch.line,
-            f"patch text {LEFT}{old}{RIGHT} not found in {LEFT}{term.name}{RIGHT}; the revision is marked incomplete",
+            f"patch text {LEFT}{old}{RIGHT} {'not found' if why == 'missing' else 'found more than once'} in "
+            f"{LEFT}{term.name}{RIGHT}; the revision is marked incomplete",
         )
 
 

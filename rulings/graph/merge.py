@@ -20,13 +20,15 @@ replace the entry or amend it. The rule:
 * Sub-definitions ("Overkill \u2014 ...", ``units.py``) go unit by unit: a new unit
   takes the place of the old unit of its name, opener and continuation together.
 
-Patch lines (``deltas.py``) use the quote helpers at the end.
+Patch lines (``deltas.py``) use the quote helpers at the end: a patch is applied exactly when it
+determines the new text (``undetermined``).
 """
 
 from __future__ import annotations
 
 import re
 from copy import copy
+from typing import NamedTuple
 
 from ..ingest.model import Block
 from ..text import QUOTES, containment, fold, name_key, similarity, words
@@ -203,33 +205,78 @@ def _norm(text: str) -> str:
     return "".join(c if len(low := c.lower()) != 1 else low for c in text.translate(QUOTES))
 
 
-def quote_core(quote: str) -> tuple[str, bool]:
-    """Strip the ellipses that mark a partial quote; report whether it was partial."""
-    text = fold(quote).strip().strip('"').strip()
-    partial = text.endswith("...") or text.startswith("...")
-    return text.strip(". ").strip() if partial else text.rstrip(), partial
+class Quote(NamedTuple):
+    """A patch line's quote: its words, and whether an ellipsis cuts it at the start or the end."""
+
+    text: str
+    cut_start: bool
+    cut_end: bool
+
+    @property
+    def words(self) -> list[str]:
+        return words(self.text)
+
+
+def quote(text: str) -> Quote:
+    """A quote as a patch line prints it ("…any amount of damage is that dealt to…"), its ellipses noted."""
+    text = fold(text).strip().strip('"').strip()
+    cut_start, cut_end = text.startswith("..."), text.endswith("...")
+    core = text.strip(". ").strip() if cut_start or cut_end else text.rstrip()
+    return Quote(core, cut_start, cut_end)
+
+
+def _occurrences(blocks: list[Block], needle: str) -> list[tuple[int, int]]:
+    """Where ``needle`` (already ``_norm``-ed) stands in the blocks as whole words: (block, offset)."""
+    found = []
+    for i, block in enumerate(blocks):
+        text = _norm(block.text)
+        at = text.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            if not (at and text[at - 1].isalnum()) and not (end < len(text) and text[end].isalnum()):
+                found.append((i, at))
+            at = text.find(needle, at + 1)
+    return found
+
+
+def undetermined(blocks: list[Block], old: str, new: str) -> str | None:
+    """Why a patch ``"old" -> "new"`` does not determine the new text; None when it does.
+
+    It does when the old quote's words are found exactly once in the known text and the two quotes end
+    on the same words: a quote cut with an ellipsis ("…is that dealt to…") leaves out what follows its
+    last word, and only when both end on the same word is what they leave out the same before and after
+    (likewise their first word, for quotes cut at the start). A quote not cut ends where the change ends.
+    Whatever the patch leaves unquoted then reads as it did, so applying it is not splicing.
+    Otherwise: ``"missing"``, ``"repeated"`` (found more than once), ``"ends"`` or ``"starts"``.
+    """
+    before, after = quote(old), quote(new)
+    needle = _norm(before.text).rstrip(".")
+    count = len(_occurrences(blocks, needle)) if before.words else 0
+    if count != 1:
+        return "missing" if count == 0 else "repeated"
+    if not after.words:
+        return "ends"
+    if (before.cut_end or after.cut_end) and before.words[-1] != after.words[-1]:
+        return "ends"
+    if (before.cut_start or after.cut_start) and before.words[0] != after.words[0]:
+        return "starts"
+    return None
 
 
 def replace_quote(blocks: list[Block], old: str, new: str) -> bool:
-    """Replace the first occurrence of the exact quote ``old`` by ``new`` in the blocks' text.
+    """Apply the patch ``"old" -> "new"`` where it determines the new text (``undetermined``); else change nothing.
 
-    Only for whole quotes: a quote cut with an ellipsis leaves the rest of its sentence unknown, and
-    splicing its words into the old sentence would show words no document printed (``deltas.py``
-    keeps the last known text instead).
+    Splicing the words of a quote that does not determine its sentence into the old sentence would show
+    words no document printed (``deltas.py`` keeps the last known text instead).
     """
-    old_core, _ = quote_core(old)
-    new_core, _ = quote_core(new)
-    needle = _norm(old_core).rstrip(".")
-    if not needle:
+    if undetermined(blocks, old, new) is not None:
         return False
-    for block in blocks:
-        at = _norm(block.text).find(needle)
-        if at >= 0:
-            end = at + len(needle)
-            # The needle stops before a final period, which stays in the text: the new words bring none.
-            block.text = block.text[:at] + new_core.rstrip(".") + block.text[end:]
-            return True
-    return False
+    needle = _norm(quote(old).text).rstrip(".")
+    (i, at), *_ = _occurrences(blocks, needle)
+    block = blocks[i]
+    # The needle stops before a final period, which stays in the text: the new words bring none.
+    block.text = block.text[:at] + quote(new).text.rstrip(".") + block.text[at + len(needle) :]
+    return True
 
 
 def find_sentence(blocks: list[Block], sentence: str, threshold: float = 0.75) -> tuple[int, str] | None:
