@@ -303,7 +303,7 @@ def _answer(store, game, term, anchor, target, current: RevisionRow, after, revi
         else:  # "See: Keywords, Status Cards": the entry points at several terms
             text = f"See: {', '.join(current.redirect)}."
             notes.insert(0, f"{current.name} is defined by the entries it points at: {', '.join(current.redirect)}.")
-    notes.extend(target.notes)
+    notes.extend(target.term_notes)
     if not current.complete and not any("not" in n for n in notes):
         notes.append("The exact text of this version is not fully known.")
     return {

@@ -31,6 +31,19 @@ class VersionRow:
     ordinal: int
     notes: list[str]
     stated: bool = True  # False for the one version of a game whose documents name none ("1"): never shown
+    documented: bool = True  # a document puts it on the timeline (not only game.toml's [[versions]])
+    changed: int = 0  # how many terms it gave a revision
+
+    @property
+    def quiet(self) -> bool:
+        """A version its documents say changed nothing (a changelog listing no entries): shown as such on
+        the game's home, and no footnote of every term."""
+        return self.documented and not self.changed
+
+    @property
+    def term_notes(self) -> list[str]:
+        """The version's notes a term's answer and page carry: none for a quiet version."""
+        return [] if self.quiet else self.notes
 
 
 UNSTATED = "1"  # the label the timeline gives the only version of unversioned documents (graph/timeline.py)
@@ -265,7 +278,19 @@ class Store:
             game.id,
         )
         unstated = len(rows) == 1 and rows[0][1] == UNSTATED and rows[0][6] is None
-        return [VersionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), not unstated) for r in rows]
+        changed = dict(
+            self.q(
+                "SELECT r.version_id, COUNT(*) FROM revisions r JOIN terms t ON t.id = r.term_id WHERE t.game_id = ? "
+                "GROUP BY r.version_id",
+                game.id,
+            )
+        )
+        return [
+            VersionRow(
+                r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), not unstated, r[6] is not None, changed.get(r[0], 0)
+            )
+            for r in rows
+        ]
 
     def documents(self, game: Game) -> list[dict]:
         cols = ("slug", "file", "kind", "title", "version", "date", "official", "sha256", "parser", "lines")

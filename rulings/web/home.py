@@ -41,6 +41,13 @@ class Home:
     previous: dict[str, VersionRow] = field(default_factory=dict)  # a version's label -> the one before
 
     @property
+    def headline(self) -> tuple[VersionRow, VersionRow] | None:
+        """(before, version): the latest version that changed something, and the one before it. A version
+        whose changelog lists nothing is in force but is not the news (the timeline says what it is)."""
+        steps = [(a, b) for a, b in zip(self.versions, self.versions[1:], strict=False) if not b.quiet]
+        return steps[-1] if steps else None
+
+    @property
     def jumps(self) -> list[tuple[str, str]]:
         """(anchor, label) of the sticky index: the letters, then each part of the page."""
         out = [(f"letter-{letter}", letter) for letter, _ in self.letters]

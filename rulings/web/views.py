@@ -209,7 +209,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         pointers.append((name, found_term, anchor))
         if found_term is not None:
             redirects.append(found_term)
-    notes = list(revision.notes) + [n for v in versions if v.ordinal == target.ordinal for n in v.notes]
+    notes = list(revision.notes) + target.term_notes
     for found_term in redirects:
         if found_term.id != term.id and all(found_term.id != other.id for other, _ in see_also):
             see_also.append((found_term, None))
