@@ -27,6 +27,12 @@
     }
   });
 
+  // A long version picker is one scrolling row: it opens at the version shown, else at the latest.
+  $all(".pins.many ol").forEach(function (row) {
+    var shown = $('[aria-current="page"]', row) || row.lastElementChild;
+    if (shown) { row.scrollLeft = shown.offsetLeft + shown.offsetWidth / 2 - row.clientWidth / 2; }
+  });
+
   // -- search as you type ---------------------------------------------------
   // A static export searches its exported index with static/search.js, fetched once a box is typed in.
   function staticSearch(query, game, done) {

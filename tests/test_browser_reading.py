@@ -116,6 +116,22 @@ def test_the_paragraph_menu_copies_a_version_pinned_markdown_quote(reader, serve
     expect(reader.locator(".menu")).to_have_count(0)
 
 
+def test_two_taps_from_a_term_page_copy_its_citation_pinned_to_a_version(reader, server):  # noqa: F811
+    """Guard as of 1.1, cited: one tap on the version picker, one on the citation button."""
+    reader.goto(f"{server}/marvel-champions/terms/guard")
+    picker = reader.get_by_role("navigation", name="Guard in version")
+    expect(picker.get_by_role("link")).to_have_count(7)  # every version of the game
+    press(reader, picker.get_by_role("link", name="1.1", exact=True))
+    press(reader, reader.get_by_role("button", name="Copy citation (Markdown)"))
+    expected = f"[Guard \u2014 Marvel Champions: The Card Game, v1.1]({server}/marvel-champions/v/1.1/terms/guard)"
+    expect(reader.locator(".cite output.copied")).to_contain_text(expected)
+    assert reader.evaluate("navigator.clipboard.readText()") == expected
+    assert reader.url == f"{server}/marvel-champions/v/1.1/terms/guard"
+    expect(reader.get_by_role("navigation", name="Guard in version").locator('[aria-current="page"]')).to_have_text(
+        "1.1"
+    )
+
+
 def test_selected_words_are_quoted_by_the_citation_button(reader, server):  # noqa: F811
     reader.goto(f"{server}/marvel-champions/v/1.2/terms/dash")
     words = reader.locator("article.rule p").first

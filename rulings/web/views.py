@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from flask import url_for
+from markupsafe import Markup
 
 from ..casing import sentence_case
 from ..graph import answers
@@ -112,6 +113,54 @@ class Step:
     here: bool  # the revision the page shows
 
 
+class Pin(NamedTuple):
+    """One version of the game in a term page's version picker, its list item written here: the picker
+    of a term is the same on each of its pages but for the version shown, so its items are made once per
+    build and term (made by the template, they cost 8% of a term page's instructions)."""
+
+    label: str
+    item: Markup  # the <li>, linked where the term is defined then, marked where it changed
+    shown: Markup  # the same, marked as the version the page shows
+
+
+_PIN = Markup('<li><a href="{href}" title="{date}"{current}>{label}{changed}</a></li>')
+_ABSENT = Markup('<li><span class="absent">{label}<span class="sr"> ({why})</span></span></li>')
+_CHANGED = Markup('<span aria-hidden="true">\u2022</span><span class="sr"> (changed)</span>')
+_CURRENT = Markup(' aria-current="page"')
+
+
+class Pins:
+    """A term's version picker items, made once per build: joined as the unpinned page shows them, and
+    joined with the version shown marked for a pinned page."""
+
+    def __init__(self, pins: list[Pin]):
+        self.pins = pins
+        self.unpinned = Markup("").join(pin.item for pin in pins)
+
+    def showing(self, label: str) -> Markup:
+        return Markup("").join(pin.shown if pin.label == label else pin.item for pin in self.pins)
+
+
+def _pins(game: Game, term: TermRow, versions: list[VersionRow], revisions: list[RevisionRow]) -> list[Pin]:
+    """Every version of the game, linked where the term is defined, marked where it changed."""
+    built, revised = site_urls(), {r.ordinal: r for r in revisions}
+    pins, current = [], None
+    for version in versions:
+        current = revised.get(version.ordinal, current)
+        changed = _CHANGED if version.ordinal in revised else ""
+        if current is None or current.removed:
+            item = _ABSENT.format(label=version.label, why="removed" if changed else "not defined")
+            pins.append(Pin(version.label, item, item))
+            continue
+        href, date = built.term(game.slug, term.slug, version.label), version.date or ""
+        item, shown = (
+            _PIN.format(href=href, date=date, current=mark, label=version.label, changed=changed)
+            for mark in ("", _CURRENT)
+        )
+        pins.append(Pin(version.label, item, shown))
+    return pins
+
+
 @dataclass
 class TermPage:
     game: Game
@@ -136,6 +185,14 @@ class TermPage:
     url: str
     citation: dict
     latest: VersionRow
+    versions: list[VersionRow]  # every version of the game, in order
+
+    @property
+    def pins(self) -> Markup:
+        """The version picker's items (``Pins``), the version shown marked when the page is pinned."""
+        key = ("pins", self.term.id, site_urls().base)
+        pins = loaded().memo(key, lambda: Pins(_pins(self.game, self.term, self.versions, self.revisions)))
+        return pins.showing(self.version.label) if self.pinned else pins.unpinned
 
     @cached_property
     def description(self) -> str:
@@ -240,6 +297,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         url=url,
         citation=citation(revision.name, game, target, url),
         latest=latest,
+        versions=versions,
     )
 
 
