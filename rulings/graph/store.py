@@ -397,7 +397,7 @@ class Store:
             game.id,
         )
         by_key = self.name_table(game)
-        table = {}
+        table: dict[str, tuple[int, str | None]] = {}
         for key, name in rows:
             term, anchor = self.find_term(game, name)
             if term is not None and by_key.get(key) != (term.id, anchor):
