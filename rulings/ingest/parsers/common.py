@@ -115,13 +115,26 @@ def to_block(raw: RawBlock, emphasis: bool = False) -> Block:
 
 
 def mend_broken_blocks(blocks: list[Block]) -> list[Block]:
-    """Join a block cut mid-sentence (by a page break or figure) with its lower-case continuation."""
+    """Join a block cut mid-sentence (by a page break or figure) with its lower-case continuation.
+
+    Linear in the text: whether a joined block ends a sentence is asked of its last piece (a continuation
+    starts with a letter, so the ending is all its own), and the pieces are joined once. Asking it of the
+    growing text made a long run of unpunctuated lower-case lines (a word list) quadratic: 114 s for 1.2 MB.
+    """
     out: list[Block] = []
+    pieces: list[str] = []  # the texts of out[-1], joined once its run of continuations ends
+    open_ended = False  # out[-1] stops mid-sentence
     for block in blocks:
-        if out and not ends_sentence(out[-1].text) and block.text[:1].islower():
-            out[-1].text = f"{out[-1].text} {block.text}"
-            continue
-        out.append(block)
+        if open_ended and block.text[:1].islower():
+            pieces.append(block.text)
+        else:
+            if len(pieces) > 1:
+                out[-1].text = " ".join(pieces)
+            out.append(block)
+            pieces = [block.text]
+        open_ended = not ends_sentence(block.text)
+    if len(pieces) > 1:
+        out[-1].text = " ".join(pieces)
     return out
 
 
