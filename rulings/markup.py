@@ -52,6 +52,30 @@ def _plain(markdown: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+# -- labels written inside a link of the formats forum posts are written in ----------------------------
+
+_MARKDOWN_LABEL = re.compile(r"([\[\]\\])")
+
+
+def markdown_label(text: str) -> str:
+    """``text`` as the label of a Markdown link: its brackets and backslashes escaped, so a name cannot
+    close the label and start a link of its own."""
+    return _MARKDOWN_LABEL.sub(r"\\\1", text)
+
+
+ZERO_WIDTH_SPACE = "\u200b"
+
+
+def bbcode_text(text: str) -> str:
+    """``text`` inside BBCode, read by no forum as a tag: a zero-width space after each ``[``.
+
+    BBCode has no escape every forum knows (phpBB none, vBulletin ``[noparse]``, SMF ``[nobbc]``), and a
+    tag needs its name right after the bracket, so ``[<zero-width space>/url]`` shows as ``[/url]`` and does nothing:
+    a name such as ``Beta [/url][url=https://evil.example/]Click here`` stays the label of one link.
+    """
+    return text.replace("[", "[" + ZERO_WIDTH_SPACE)
+
+
 def excerpt(text: str, limit: int = 220) -> str:
     """A plain-text summary for meta descriptions and OpenGraph: the text's first ``limit`` characters,
     cut at a word."""

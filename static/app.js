@@ -200,10 +200,16 @@
     return { url: root.getAttribute("data-cite-url") + "#" + block.id,
              label: titled.getAttribute("data-cite-title") + ", " + root.getAttribute("data-cite-source") };
   }
+  function markdownLabel(text) {  // rulings/markup.py markdown_label
+    return text.replace(/([\[\]\\])/g, "\\$1");
+  }
+  function bbcodeText(text) {  // rulings/markup.py bbcode_text: no "[" a forum reads as a tag
+    return text.split("[").join("[\u200b");
+  }
   function quote(format, text, cite) {
-    if (format === "bbcode") { return "[quote]" + text + "[/quote]\n\u2014 [url=" + cite.url + "]" + cite.label + "[/url]"; }
+    if (format === "bbcode") { return "[quote]" + bbcodeText(text) + "[/quote]\n\u2014 [url=" + cite.url + "]" + bbcodeText(cite.label) + "[/url]"; }
     var lines = text.split("\n").map(function (line) { return line ? "> " + line : ">"; });
-    return lines.join("\n") + "\n>\n> \u2014 [" + cite.label.replace(/([\[\]])/g, "\\$1") + "](" + cite.url + ")";
+    return lines.join("\n") + "\n>\n> \u2014 [" + markdownLabel(cite.label) + "](" + cite.url + ")";
   }
 
   // Text selected inside a quotable text, remembered for a moment: a tap on a copy button clears it.

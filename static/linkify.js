@@ -19,6 +19,12 @@
     return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
       .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
   }
+  function markdownLabel(text) {  // rulings/markup.py markdown_label
+    return text.replace(/([\[\]\\])/g, "\\$1");
+  }
+  function bbcodeText(text) {  // rulings/markup.py bbcode_text: no "[" a forum reads as a tag
+    return text.split("[").join("[\u200b");
+  }
   function translate(text, table) {
     return Array.from(text).map(function (c) { return has(table, c) ? table[c] : c; }).join("");
   }
@@ -156,8 +162,8 @@
         link.note = "no term is named \u201c" + name + "\u201d; linked to \u201c" + term[0] + "\u201d, the one name it is close to";
       }
       links.push(link);
-      if (fmt === "markdown") { return "[" + shown + "](" + url + ")"; }
-      if (fmt === "bbcode") { return "[url=" + url + "]" + shown + "[/url]"; }
+      if (fmt === "markdown") { return "[" + markdownLabel(shown) + "](" + url + ")"; }
+      if (fmt === "bbcode") { return "[url=" + url + "]" + bbcodeText(shown) + "[/url]"; }
       return '<a href="' + escapeHtml(url) + '">' + escapeHtml(shown) + "</a>";
     }
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 
 from ..errors import BadRequest, Unanswerable
-from ..markup import excerpt, plain_text
+from ..markup import bbcode_text, excerpt, markdown_label, plain_text
 from ..urls import Urls
 from . import answers
 from .store import BlockRow, Game, Store, VersionRow
 
 FORMATS = ("markdown", "bbcode")
-_BRACKET = re.compile(r"([\[\]])")
 
 
 def citation(title: str, game: Game, version: VersionRow | None, url: str) -> dict:
@@ -20,8 +19,8 @@ def citation(title: str, game: Game, version: VersionRow | None, url: str) -> di
     source = game.name + (f", v{version.label}" if version and version.stated else "")
     label = f"{title} \u2014 {source}"
     return {
-        "markdown": f"[{md_escape(label)}]({url})",
-        "bbcode": f"[url={url}]{label}[/url]",
+        "markdown": f"[{markdown_label(label)}]({url})",
+        "bbcode": f"[url={url}]{bbcode_text(label)}[/url]",
         "label": label,
         "title": title,
         "source": source,  # a quote from another part of the page keeps it ("702.19b — Magic, v2021-02-02")
@@ -29,16 +28,12 @@ def citation(title: str, game: Game, version: VersionRow | None, url: str) -> di
     }
 
 
-def md_escape(text: str) -> str:
-    return _BRACKET.sub(r"\\\1", text)
-
-
 def quote(fmt: str, text: str, label: str, url: str) -> str:
     """A quoted paragraph followed by its linked source, as the site's paragraph menu copies it."""
     if fmt == "bbcode":
-        return f"[quote]{text}[/quote]\n\u2014 [url={url}]{label}[/url]"
+        return f"[quote]{bbcode_text(text)}[/quote]\n\u2014 [url={url}]{bbcode_text(label)}[/url]"
     lines = [f"> {line}" if line else ">" for line in text.split("\n")]
-    return "\n".join(lines) + f"\n>\n> \u2014 [{md_escape(label)}]({url})"
+    return "\n".join(lines) + f"\n>\n> \u2014 [{markdown_label(label)}]({url})"
 
 
 def cite(

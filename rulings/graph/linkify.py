@@ -6,6 +6,7 @@ import html
 import re
 
 from ..errors import Unanswerable
+from ..markup import bbcode_text, markdown_label
 from ..urls import Urls
 from .answers import near_miss, version_by_label
 from .store import Game, Store
@@ -55,9 +56,9 @@ def linkify(store: Store, game: Game, text: str, fmt: str = "markdown", base_url
             )
         links.append(link)
         if fmt == "markdown":
-            return f"[{shown}]({url})"
+            return f"[{markdown_label(shown)}]({url})"
         if fmt == "bbcode":
-            return f"[url={url}]{shown}[/url]"
+            return f"[url={url}]{bbcode_text(shown)}[/url]"
         return f'<a href="{html.escape(url)}">{html.escape(shown)}</a>'
 
     if fmt == "html":
