@@ -123,7 +123,7 @@ def test_glossary_entries_link_the_rules_they_cite(magic_store, magic_client):
         (f"/{GAME}/rules/702.19b", 200, 'id="702.19b"'),
         (f"/{GAME}/v/2021-02-02/rules/702.19b", 200, "any excess damage"),
         (f"/{GAME}/v/2020-01-22/rules/702.19b", 200, "any remaining damage"),
-        (f"/{GAME}/v/2021-06-01/rules/702.19b", 301, ""),  # a date, not a label: the version in force
+        (f"/{GAME}/v/2021-06-01/rules/702.19b", 302, ""),  # a date, not a label: the version in force then
         (f"/{GAME}/rules/702", 200, "702.19. Trample"),
         (f"/{GAME}/rules/7", 200, "702. Keyword Abilities"),
         (f"/{GAME}/rules/702.19z", 404, "Nearby: 702.19"),

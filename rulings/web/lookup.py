@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from flask import abort, redirect, request, url_for
 
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest, NotFound, Unanswerable
 from ..graph import answers
 from ..graph.linkify import FORMATS
 from ..graph.store import Game, TermRow, TermSheet, VersionRow
 from ..index.search import KINDS
-from .context import store
+from .context import game, store
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9\-]{0,120}")
 VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.\-]{0,20}")
@@ -47,6 +47,18 @@ def version_or_404(game: Game, label: str) -> VersionRow:
     if not VERSION.fullmatch(label or ""):
         raise NotFound(f"No version {label!r}.")
     return answers.version_named(store(), game, label)
+
+
+def version_redirect(asked: str, target: VersionRow) -> int:
+    """The status of a redirect from a version named another way to its label: permanent (301) for another
+    spelling of the label ("v1.1", "1.1.0"), temporary (302) for a date or "latest", whose version changes
+    when an edition is added."""
+    spelled = asked.strip().lower().lstrip("v") not in ("latest", "current")
+    try:
+        same = spelled and answers.version_by_label(store(), game(), asked).id == target.id
+    except Unanswerable:
+        same = False
+    return 301 if same else 302
 
 
 def term_or_404(game: Game, slug: str, endpoint: str | None = None, **values) -> TermRow:

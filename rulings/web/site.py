@@ -26,6 +26,7 @@ from .lookup import (
     term_or_404,
     term_sheet_or_404,
     version_or_404,
+    version_redirect,
 )
 from .previews import previews
 
@@ -92,7 +93,9 @@ def term(slug: str):
 def term_pinned(version: str, slug: str):
     target = version_or_404(game(), version)
     if version != target.label:  # a version asked as "v1.1", "1.1.0", or a date
-        return redirect(url_for("site.term_pinned", version=target.label, slug=slug), code=301)
+        return redirect(
+            url_for("site.term_pinned", version=target.label, slug=slug), code=version_redirect(version, target)
+        )
     sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY, "site.term_pinned", version=target.label)
     number = next((r.number for r in reversed(sheet.revisions) if r.ordinal <= target.ordinal), None)
     if number:  # the number the version prints the rule under
@@ -131,7 +134,7 @@ def _not_defined(term_row, version):
 def version_page(version: str):
     target = version_or_404(game(), version)
     if version != target.label:
-        return redirect(url_for("site.version_page", version=target.label), code=301)
+        return redirect(url_for("site.version_page", version=target.label), code=version_redirect(version, target))
     doc = reading.document(game(), target)
     html = reading.document_html(doc)
     return render_template("version.html", doc=doc, html=html, game=game(), previews=previews(game(), target, *html))
@@ -149,7 +152,8 @@ def rule(number: str):
 def rule_pinned(version: str, number: str):
     target = version_or_404(game(), version)
     if version != target.label or number != rules.normalise(number):
-        return redirect(url_for("site.rule_pinned", version=target.label, number=rules.normalise(number)), code=301)
+        code = version_redirect(version, target) if version != target.label else 301
+        return redirect(url_for("site.rule_pinned", version=target.label, number=rules.normalise(number)), code=code)
     page = reading.rule_page(game(), number, target)
     return _rule_page(page)
 
