@@ -12,6 +12,7 @@ from . import games, reading, views
 from .context import base_url, game, loaded, site_urls, store
 from .lookup import (
     card_or_404,
+    int_arg,
     linkify_args,
     ruling_or_404,
     search_args,
@@ -202,6 +203,7 @@ def _part_json(game, version, part) -> dict:
 
 
 PAGE = 200  # parts per page of a whole document (Magic's editions hold about 1,900)
+MAX_PAGE = 1000
 
 
 @bp.route("/<game>/v/<version>/")
@@ -210,11 +212,8 @@ def version_document(version: str):
     found = game()
     target = version_or_404(found, version)
     doc = reading.document(found, target)
-    try:
-        offset = max(0, int(request.args.get("offset", 0)))
-        limit = max(1, min(int(request.args.get("limit", PAGE)), 1000))
-    except ValueError:
-        raise BadRequest("offset and limit must be numbers") from None
+    offset = int_arg("offset", 0, 0, len(doc.parts))
+    limit = int_arg("limit", PAGE, 1, MAX_PAGE)
     parts = doc.parts[offset : offset + limit]
     more = offset + limit < len(doc.parts)
     return jsonify(
@@ -274,11 +273,14 @@ def search():
     return jsonify(results.as_dict())
 
 
+MAX_COMPLETIONS = 20
+
+
 @bp.route("/complete")
 def complete():
-    args = search_args(default_limit=8)
+    args = search_args(default_limit=8, most=MAX_COMPLETIONS)
     game = args.game.slug if args.game else None
-    return jsonify(loaded().complete(args.query[:100], game, max(1, min(args.limit, 20))))
+    return jsonify(loaded().complete(args.query[:100], game, args.limit))
 
 
 @bp.route("/<game>/rulings/<slug>")

@@ -120,8 +120,9 @@ class SearchArgs:
     partial: bool = False  # search as you type: the last word is still being typed
 
 
-def search_args(default_limit: int) -> SearchArgs:
-    """The search parameters of the query string; an unknown game or kind, or a bad limit, is a 400."""
+def search_args(default_limit: int, most: int = 100) -> SearchArgs:
+    """The search parameters of the query string; an unknown game or kind, or a limit outside 1 to ``most``,
+    is a 400."""
     args = request.args
     kind = (args.get("kind") or "").lower() or None
     if kind and kind not in KINDS:
@@ -130,12 +131,24 @@ def search_args(default_limit: int) -> SearchArgs:
     game = store().game(game_slug) if game_slug else None
     if game_slug and game is None:
         raise BadRequest(f"unknown game {game_slug!r}")
-    try:
-        limit = int(args.get("limit", default_limit))
-    except ValueError:
-        raise BadRequest("limit must be a number") from None
+    limit = int_arg("limit", default_limit, 1, most)
     partial = args.get("partial", "") in ("1", "true")
     return SearchArgs(args.get("q", ""), game, kind, args.get("version") or None, limit, partial)
+
+
+def int_arg(name: str, default: int, low: int, high: int) -> int:
+    """A whole-number parameter of the query string between ``low`` and ``high``; anything else is a 400 that
+    says the range (never clamped in silence: a script asking for 500 results learns it gets at most 100)."""
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"{name} must be a whole number from {low} to {high}") from None
+    if not low <= value <= high:
+        raise BadRequest(f"{name} must be from {low} to {high}, not {value}")
+    return value
 
 
 def term_name_arg() -> str:
