@@ -56,6 +56,14 @@ def _remember_json(ctx: click.Context, _param, value: bool) -> bool:
     return value
 
 
+def _given(_ctx: click.Context, param: click.Parameter, value):
+    """An option given an empty value is refused, not taken as left out: ``--date "$DAY"`` with ``DAY`` unset
+    would otherwise answer for today's version, and ``--store ""`` build into the current folder."""
+    if isinstance(value, str) and not value.strip():
+        raise click.BadParameter("must not be empty (leave the option out instead)", param=param)
+    return value
+
+
 def json_option(help: str = "Print JSON (a negative answer or an error too: {status, message, ...})."):
     return click.option("--json", "as_json", is_flag=True, help=help, callback=_remember_json)
 
@@ -94,10 +102,11 @@ class RulingsGroup(click.Group):
 
 @click.group(cls=RulingsGroup)
 @click.version_option(__version__, prog_name="rulings")
-@click.option("--corpus", type=click.Path(file_okay=False), help="Corpus folder (default: ./corpus).")
+@click.option("--corpus", type=click.Path(file_okay=False), callback=_given, help="Corpus folder (default: ./corpus).")
 @click.option(
     "--store",
     type=click.Path(file_okay=False),
+    callback=_given,
     help="Where builds live (default: ./var/store; another corpus its own, ./var/corpus-magic: ./var/store-magic).",
 )
 @click.pass_context
@@ -107,10 +116,16 @@ def main(ctx: click.Context, corpus: str | None, store: str | None) -> None:
 
 
 @main.command()
-@click.option("--corpus", "corpus_override", type=click.Path(file_okay=False), help="Corpus folder to build.")
+@click.option(
+    "--corpus", "corpus_override", type=click.Path(file_okay=False), callback=_given, help="Corpus folder to build."
+)
 @click.option("--full", is_flag=True, help="Rebuild every game, not just the changed ones.")
 @click.option(
-    "--explain", "explain", metavar="FILE", help="Then show how FILE was read: every entry and why, every warning."
+    "--explain",
+    "explain",
+    metavar="FILE",
+    callback=_given,
+    help="Then show how FILE was read: every entry and why, every warning.",
 )
 @json_option("Print the build report as JSON (an error too: {status, message, ...}).")
 @click.pass_obj
@@ -171,7 +186,7 @@ def _explained(build_dir, file: str) -> dict:
 
 @main.command()
 @click.argument("game")
-@click.option("--version", "version", help="Only terms defined in this version.")
+@click.option("--version", "version", callback=_given, help="Only terms defined in this version.")
 @click.option("--all", "include_sections", is_flag=True, help="Include document sections.")
 @json_option()
 @click.pass_obj
@@ -214,8 +229,8 @@ def _human_applies(d: dict) -> None:
 @main.command()
 @click.argument("game")
 @click.argument("term", required=False)
-@click.option("--version", "version", help="A version label, e.g. 1.2.")
-@click.option("--date", "date", help="A date, YYYY-MM-DD: the version in force that day.")
+@click.option("--version", "version", callback=_given, help="A version label, e.g. 1.2.")
+@click.option("--date", "date", callback=_given, help="A date, YYYY-MM-DD: the version in force that day.")
 @json_option()
 @click.pass_obj
 def applies(obj: CliState, game: str, term: str | None, version: str | None, date: str | None, as_json: bool) -> None:
@@ -303,13 +318,13 @@ def changes(obj: CliState, game: str, start: str, end: str, fmt: str, base_url: 
 
 @main.command()
 @click.argument("query")
-@click.option("--game", help="Only this game (slug or alias).")
+@click.option("--game", callback=_given, help="Only this game (slug or alias).")
 @click.option(
     "--kind",
     type=click.Choice(sorted(SEARCH_KINDS), case_sensitive=False),
     help="What to search: terms, sub-definitions, sections or rulings (errata, faq...).",
 )
-@click.option("--version", "version", help="Search the texts of this version.")
+@click.option("--version", "version", callback=_given, help="Search the texts of this version.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
 @json_option()
 @click.pass_obj
