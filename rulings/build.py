@@ -38,7 +38,7 @@ from .graph.shards import merge_shard
 from .graph.store import Store
 from .index.writer import keep_words_key, update_index, write_index
 from .ingest.corrections import apply_corrections
-from .ingest.manifest import discover_games, load_manifest
+from .ingest.manifest import CORPUS_LABEL, discover_games, load_manifest, located
 from .ingest.parsers import parse
 from .ingest.report import DocumentReport, document_report, game_names
 from .ingest.source import read_source
@@ -140,6 +140,11 @@ def build(
     """
     try:
         return _locked_build(settings, progress, incremental, only_if_stale)
+    except CorpusError as exc:  # named as the file the user can open, wherever --corpus points
+        where = located(exc.diagnostic.path, settings.corpus)
+        if where == exc.diagnostic.path:
+            raise
+        raise CorpusError(where, exc.diagnostic.message, exc.diagnostic.line) from exc.__cause__
     except (OSError, sqlite3.Error) as exc:
         error = write_error("the store", settings.store, exc)
         if error is None:
@@ -337,9 +342,8 @@ def _build_game(conn: sqlite3.Connection, game_dir: Path, progress) -> list[Docu
     except Exception as exc:  # likewise for the versions and the graph: name the game
         if storage_failure(exc):
             raise  # a full disk is the store's problem, not the game's
-        raise CorpusError(
-            f"corpus/{manifest.slug}", f"could not be assembled ({type(exc).__name__}: {exc}); please report this game"
-        ) from exc
+        message = f"could not be assembled ({type(exc).__name__}: {exc}); please report this game"
+        raise CorpusError(f"{CORPUS_LABEL}/{manifest.slug}", message) from exc
 
 
 def ensure_built(settings: Settings, progress=_progress, warn=_warn) -> Path:

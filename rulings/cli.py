@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import textwrap
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -13,11 +14,12 @@ import click
 from . import __version__
 from .build import build as run_build
 from .build import ensure_built, quality_reports
-from .errors import BadRequest, RulingsError, StoreError, Unanswerable
+from .errors import BadRequest, CorpusError, RulingsError, StoreError, Unanswerable
 from .graph import answers, compare
 from .graph.report import changes_markdown
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
+from .ingest.manifest import located
 from .ingest.report import explanation
 from .markup import plain_text
 from .settings import ServerOptions, Settings
@@ -80,6 +82,8 @@ def _human_error(error: RulingsError) -> None:
         click.echo(f"{error.status}: {error.message}")
         if error.extra.get("suggestions"):
             click.echo("did you mean: " + ", ".join(error.extra["suggestions"]))
+    elif isinstance(error, CorpusError):  # "path:line: error: message", as compilers say it
+        click.echo(error.message, err=True)
     else:
         click.echo(f"error: {error.message}", err=True)
 
@@ -143,8 +147,9 @@ def build(obj: CliState, corpus_override: str | None, full: bool, explain: str |
     if as_json:
         click.echo(json.dumps(explained or data, indent=2, ensure_ascii=False))
         return
-    for warning in data["warnings"]:  # "file:line: warning: message"
-        click.echo(warning, err=True)
+    for warning in report.diagnostics:  # "file:line: warning: message", the file where --corpus has it
+        if warning.level == "warning":
+            click.echo(replace(warning, path=located(warning.path, settings.corpus)), err=True)
     for suggestion in data["suggestions"]:
         click.echo(f"suggestion: {suggestion}", err=True)
     for merge in data["merges"]:  # "file:line: merge: why a name was taken for a term printed under another"

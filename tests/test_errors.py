@@ -104,10 +104,11 @@ def test_a_corpus_that_cannot_be_built_is_exit_3_with_the_file_and_line(tmp_path
     result = run(tmp_path, *command, "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 3
-    assert data["status"] == "error" and data["path"] == "tiny/game.toml" and data["line"] == 4
+    manifest = str(tmp_path / "corpus" / "tiny" / "game.toml")  # where --corpus has it, not "corpus/..."
+    assert data["status"] == "error" and data["path"] == manifest and data["line"] == 4
     assert "file 'missing.txt' does not exist" in data["message"]
     human = run(tmp_path, *command)
-    assert human.exit_code == 3 and human.stderr.startswith("error: tiny/game.toml:4: error: ")
+    assert human.exit_code == 3 and human.stderr.startswith(f"{manifest}:4: error: ")  # one "error:", not two
 
 
 def test_version_from_the_package():

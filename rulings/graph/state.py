@@ -42,7 +42,7 @@ class State:
         self.order: list[Term] = []  # versioned terms in document order, as of the version being walked
         self.series_now: str | None = None  # the series of the latest edition walked: what deltas amend
         self.given: dict[int, Giver] = {}  # id(term) -> the snapshot that gave the text shown
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = list(manifest.diagnostics)  # the manifest's own warnings first
         self.suggestions: list[str] = []
         self._spellings = {name_key(k): v for k, v in manifest.spellings.items()}
         self._renames = {name_key(r.new): r for r in manifest.renames}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,11 +14,30 @@ from ..errors import CorpusError, Diagnostic
 from ..text import slugify
 
 KINDS = ("reference", "rulebook", "faq", "changelog", "player-aid")
+CORPUS_LABEL = "corpus"  # how diagnostics name the corpus folder, wherever it is: the same build on any machine
 MANIFEST = "game.toml"
 MAX_MANIFEST_BYTES = 1024 * 1024
 MAX_GAME_SLUG = 64  # every URL of a game starts with its slug
 # The site's own first path segments: a game folder named so would be shadowed by them.
 RESERVED_SLUGS = frozenset({"api", "search", "static"})
+
+
+def corpus_label(game: str, file: str) -> str:
+    """How a build's diagnostics and reports name a file of the corpus: ``corpus/<game>/<file>``."""
+    return f"{CORPUS_LABEL}/{game}/{file}"
+
+
+def located(label: str, corpus: Path) -> str:
+    """A diagnostic's path as a file the user can open: a ``corpus/...`` label made a path inside ``corpus``
+    (``--corpus`` may point anywhere), relative to the current folder when it is inside it."""
+    head, slash, rest = label.partition("/")
+    if head != CORPUS_LABEL:
+        return label
+    real = (corpus / rest) if slash else corpus
+    try:
+        return str(real.relative_to(Path.cwd()))
+    except ValueError:
+        return str(real)
 
 
 @dataclass(frozen=True)
@@ -41,7 +62,7 @@ class DocumentSpec:
 
     @property
     def display_path(self) -> str:
-        return f"corpus/{self.game}/{self.file}"
+        return corpus_label(self.game, self.file)
 
 
 @dataclass(frozen=True)
@@ -139,7 +160,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
     One validator per table: ``[game]``, ``[[documents]]``, ``[[renames]]``, ``[spellings]``,
     ``[vocabulary]``, ``[links]``, ``[search]``, ``[[versions]]``, ``[[corrections]]``.
     """
-    where = f"{game_dir.name}/{MANIFEST}"
+    where = corpus_label(game_dir.name, MANIFEST)
     text, data = _read_toml(game_dir / MANIFEST, where)
     slug = game_dir.name
     if slugify(slug) != slug:
@@ -148,6 +169,7 @@ def load_manifest(game_dir: Path) -> GameManifest:
         raise CorpusError(where, f"game folder name {slug!r} is taken by the site's own /{slug}/ URLs; rename it")
     if len(slug) > MAX_GAME_SLUG:
         raise CorpusError(where, f"game folder name is {len(slug)} characters; the limit is {MAX_GAME_SLUG}")
+    diagnostics = _unknown_keys(data, where, text)
     name, aliases = _game(data, where, text)
     documents = _documents(data, where, text, game_dir, _linked_from(data.get("game"), game_dir, where, text))
     return GameManifest(
@@ -164,12 +186,70 @@ def load_manifest(game_dir: Path) -> GameManifest:
         versions=_versions(data, where, text),
         corrections=_corrections(data, where, text, {d.file for d in documents}),
         precedence=_precedence(data.get("game"), where, text, documents),
+        diagnostics=diagnostics,
     )
 
 
+def not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a document: missing, a folder, or no regular file (a named pipe would
+    block the build for ever, a device read without end); None when it is a file."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "does not exist"
+    except OSError as exc:
+        return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    return f"is {kind}, not a regular file"
+
+
+# The keys each table reads. Others are welcome (a publisher, an edition, a source URL: README), but one a
+# letter or two from a key read here is a typo that would be ignored in silence ("alias" for "aliases").
+KNOWN_KEYS = {
+    "": ("game", "documents", "renames", "spellings", "vocabulary", "links", "search", "versions", "corrections"),
+    "game": ("name", "aliases", "precedence", "linked_from"),
+    "documents": ("file", "kind", "title", "version", "date", "official", "furniture", "series"),
+    "renames": ("from", "to", "version"),
+    "versions": ("label", "date", "parent"),
+    "corrections": ("file", "line", "name", "was"),
+}
+
+
+def _unknown_keys(data: dict, where: str, text: str) -> list[Diagnostic]:
+    """A warning with a did-you-mean for each key that no table reads but is close to one it does."""
+    warnings = []
+
+    def check(table: str, found: dict, label: str, line_of) -> None:
+        known = KNOWN_KEYS[table]
+        for key in found:
+            close = difflib.get_close_matches(key.lower(), known, n=1, cutoff=0.75) if key not in known else []
+            if close:
+                message = f"{label}unknown key {key!r} is not read; did you mean {close[0]!r}?"
+                warnings.append(Diagnostic("warning", where, line_of(key), message))
+
+    check("", data, "", lambda key: _line_of(text, key))
+    if isinstance(data.get("game"), dict):
+        check("game", data["game"], "[game] ", lambda key: _line_in_block(text, "[game]", 1, key))
+    for table in ("documents", "renames", "versions", "corrections"):
+        items = data.get(table)
+        for number, item in enumerate(items if isinstance(items, list) else [], 1):
+            if isinstance(item, dict):
+                header = f"[[{table}]]"
+                line_of = lambda key, h=header, n=number: _line_in_block(text, h, n, key)  # noqa: E731
+                check(table, item, f"{header} #{number}: ", line_of)
+    return warnings
+
+
 def _read_toml(path: Path, where: str) -> tuple[str, dict]:
-    if not path.is_file():
+    problem = not_a_file(path)
+    if problem == "does not exist":
         raise CorpusError(where, "missing manifest: every game folder needs a game.toml")
+    if problem:
+        raise CorpusError(where, f"the manifest {problem}")
     if path.stat().st_size > MAX_MANIFEST_BYTES:
         raise CorpusError(where, f"a manifest is at most {MAX_MANIFEST_BYTES // 1024} KiB")
     try:
@@ -363,10 +443,11 @@ def _check_against_earlier(spec: DocumentSpec, earlier: list[DocumentSpec], numb
             f"{label}: duplicate version {spec.version} for kind {spec.kind} (also {same_version.file})",
             _line_in_block(text, "[[documents]]", number, "version", spec.version),
         )
-    if not spec.path.is_file():
+    problem = not_a_file(spec.path)
+    if problem:
         raise CorpusError(
             where,
-            f"{label}: file {file!r} does not exist in {spec.game}/",
+            f"{label}: file {file!r} {problem}" + (f" in {spec.game}/" if problem == "does not exist" else ""),
             _line_in_block(text, "[[documents]]", number, "file", file),
         )
 
