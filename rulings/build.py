@@ -38,7 +38,7 @@ from .graph.shards import merge_shard
 from .graph.store import Store
 from .index.writer import keep_words_key, update_index, write_index
 from .ingest.corrections import apply_corrections
-from .ingest.manifest import CORPUS_LABEL, discover_games, load_manifest, located
+from .ingest.manifest import CORPUS_LABEL, check_game_names, discover_games, load_manifest, located
 from .ingest.parsers import parse
 from .ingest.report import DocumentReport, document_report, game_names
 from .ingest.source import read_source
@@ -219,6 +219,7 @@ def _build_into(work: Path, settings: Settings, progress, previous: Path | None)
     games = discover_games(settings.corpus)
     if not games:
         raise CorpusError(str(settings.corpus), "no game folders in the corpus")
+    check_game_names(games)
     fingerprints = {g.name: game_fingerprint(g) for g in games}
     before = build_info(previous) if previous else {}
     incremental = bool(before.get("games")) and before.get("code") == code_fingerprint()

@@ -29,15 +29,19 @@ def corpus_label(game: str, file: str) -> str:
 
 def located(label: str, corpus: Path) -> str:
     """A diagnostic's path as a file the user can open: a ``corpus/...`` label made a path inside ``corpus``
-    (``--corpus`` may point anywhere), relative to the current folder when it is inside it."""
+    (``--corpus`` may point anywhere)."""
     head, slash, rest = label.partition("/")
     if head != CORPUS_LABEL:
         return label
-    real = (corpus / rest) if slash else corpus
+    return shown(corpus / rest if slash else corpus)
+
+
+def shown(path: Path) -> str:
+    """A path as a message names it: relative to the current folder when it is inside it, else absolute."""
     try:
-        return str(real.relative_to(Path.cwd()))
+        return str(path.relative_to(Path.cwd()))
     except ValueError:
-        return str(real)
+        return str(path)
 
 
 @dataclass(frozen=True)
@@ -555,6 +559,33 @@ def _corrections(data: dict, where: str, text: str, files: set[str]) -> list[Cor
             )
         corrections.append(Correction(item["file"], item["line"], item["name"], item["was"]))
     return corrections
+
+
+def check_game_names(game_dirs: list[Path]) -> None:
+    """Every game's slug and aliases lead to that game alone (``/mc/`` and ``rulings applies mc`` name one
+    game): an alias that another game has too, or that is another game's folder name or one of the site's
+    own first path segments, is an error naming both manifests. Only ``[game]`` is read: the games an
+    incremental build carries over are checked too, at little cost."""
+    claimed: dict[str, str] = {game_dir.name: f"the folder name of {shown(game_dir)}" for game_dir in game_dirs}
+    for game_dir in game_dirs:
+        where = shown(game_dir / MANIFEST)
+        try:
+            text, data = _read_toml(game_dir / MANIFEST, where)
+            _, aliases = _game(data, where, text)
+        except CorpusError:
+            continue  # the game's own build says what is wrong with its manifest
+        line = _line_in_block(text, "[game]", 1, "aliases")
+        for alias in aliases:
+            name = slugify(alias)
+            if name in RESERVED_SLUGS:
+                raise CorpusError(where, f"[game] alias {alias!r} is taken by the site's own /{name}/ URLs", line)
+            if name == game_dir.name or not name:
+                continue
+            if name in claimed:
+                raise CorpusError(
+                    where, f"[game] alias {alias!r} is also {claimed[name]}; /{name}/ can lead to one game only", line
+                )
+            claimed[name] = f"an alias in {where}" + (f":{line}" if line else "")
 
 
 def discover_games(corpus_dir: Path) -> list[Path]:
