@@ -10,7 +10,11 @@ every page: an export of 1,678 games stays light to browse. The linkify tool run
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import glob
 import json
+import os
 import posixpath
 import re
 import shutil
@@ -178,20 +182,93 @@ def write_link_names(store: Store, target: Path) -> None:
         out.write_text(f"window.RULINGS_LINK_NAMES = {body};\n", encoding="utf-8")
 
 
+MARKER = ".rulings-export"  # in every export: a folder holding one may be replaced by the next export
+BESIDE = ".export-"  # ``.<target name>.export-<pid>``: the folder an export is written into, beside its target
+
+
 def export(settings: Settings, target: Path, base_url: str = "http://localhost/") -> dict:
-    """Write the site into ``target``; a folder that cannot be written is one clear WriteError."""
+    """Write the site beside ``target`` and swap it in: the folder holds the previous site or the new one,
+    whole, never half of one (a full disk or a killed export leaves the previous site). A folder that cannot
+    be written is one clear WriteError."""
     target = target.resolve()
     for folder, label in ((settings.store, "store"), (settings.corpus, "corpus")):
         if target.is_relative_to(folder) or folder.is_relative_to(target):
             raise BadRequest(f"will not export into {target}: it holds or is inside the {label} ({folder})")
+    beside = target.with_name(f".{target.name}{BESIDE}{os.getpid()}")
     try:
         target.mkdir(parents=True, exist_ok=True)  # before any work: a bad folder fails at once
-        return _export(settings, target, base_url)
+        _refuse_other_files(target)
+        _remove_abandoned(target)
+        beside.mkdir()
+        result = _export(settings, beside, base_url)
+        (beside / MARKER).write_text(f"rulings export {base_url}\n", encoding="utf-8")
+        swap_in(beside, target)
+        return {**result, "target": str(target)}
     except OSError as exc:
         error = write_error("the export folder", target, exc)
         if error is None:
             raise
         raise error from exc
+    finally:
+        shutil.rmtree(beside, ignore_errors=True)  # a failed export's pages, or the previous site swapped out
+
+
+def _refuse_other_files(target: Path) -> None:
+    """The folder is swapped out whole: it must be new, empty or an earlier export, never a folder of other
+    files (a home folder given by mistake would be deleted)."""
+    if not target.is_dir() or not any(target.iterdir()):
+        return
+    earlier = (target / MARKER).is_file() or ((target / "index.html").is_file() and (target / "search").is_dir())
+    if not earlier:
+        raise BadRequest(
+            f"will not export into {target}: it holds files that are not an export, and an export replaces the "
+            "folder whole; choose a new or empty folder"
+        )
+
+
+def _remove_abandoned(target: Path) -> None:
+    """The folders that killed exports left beside ``target`` (their process is gone)."""
+    for folder in target.parent.glob(f".{glob.escape(target.name)}{BESIDE}*"):
+        try:
+            os.kill(int(folder.name.rsplit("-", 1)[1]), 0)
+        except (ValueError, ProcessLookupError):
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass
+
+
+def swap_in(new: Path, target: Path) -> None:
+    """Put the folder ``new`` in the place of ``target``; the previous site, if any, ends up at ``new``.
+
+    One atomic exchange where the kernel offers it (Linux's ``renameat2``): a web server serving ``target``
+    sees the old site or the new one. Elsewhere, two renames, the folder missing between them for an instant.
+    """
+    if not target.exists():
+        os.rename(new, target)
+        return
+    if _exchange(new, target):
+        return
+    old = target.with_name(f".{target.name}.old-{os.getpid()}")
+    os.rename(target, old)
+    os.rename(new, target)
+    os.rename(old, new)
+
+
+RENAME_EXCHANGE = 2
+AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (``renameat2(..., RENAME_EXCHANGE)``); False where the system cannot."""
+    renameat2 = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if renameat2 is None:
+        return False
+    if renameat2(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # a file system without the exchange
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _export(settings: Settings, target: Path, base_url: str) -> dict:
