@@ -9,8 +9,12 @@ from ..graph import answers, compare, rules
 from ..graph.report import changes_markdown
 from ..urls import Urls
 from . import games, reading, views
+from .cache import reads
 from .context import base_url, game, loaded, site_urls, store
 from .lookup import (
+    APPLIES_PARAMS,
+    LINKIFY_PARAMS,
+    SEARCH_PARAMS,
     card_or_404,
     int_arg,
     linkify_args,
@@ -61,6 +65,7 @@ def game_summary():
 
 
 @bp.route("/<game>/terms")
+@reads("version", "all")
 def terms():
     version = request.args.get("version")
     return jsonify(answers.terms_listing(store(), game().slug, version, request.args.get("all") == "1"))
@@ -149,6 +154,7 @@ def diff(slug: str, span: str):
 
 
 @bp.route("/<game>/changes/<span>")
+@reads("format")
 def changes(span: str):
     """The change report with each changed term's word redline (``ops``); ``?format=markdown`` to post it."""
     start, end = span_or_404(span)
@@ -163,6 +169,7 @@ def changes(span: str):
 
 
 @bp.route("/<game>/applies")
+@reads(*APPLIES_PARAMS)
 def applies():
     term_name = term_name_arg()
     version, date = request.args.get("version"), request.args.get("date")
@@ -207,6 +214,7 @@ MAX_PAGE = 1000
 
 
 @bp.route("/<game>/v/<version>/")
+@reads("offset", "limit")
 def version_document(version: str):
     """The whole document as it stood at a version, in order, a page of parts at a time."""
     found = game()
@@ -260,6 +268,7 @@ def _rule_json(page: reading.RulePage) -> dict:
 
 
 @bp.route("/search")
+@reads(*SEARCH_PARAMS)
 def search():
     args = search_args(default_limit=10)
     results = loaded().search(
@@ -277,6 +286,7 @@ MAX_COMPLETIONS = 20
 
 
 @bp.route("/complete")
+@reads(*SEARCH_PARAMS)
 def complete():
     args = search_args(default_limit=8, most=MAX_COMPLETIONS)
     game = args.game.slug if args.game else None
@@ -311,5 +321,6 @@ def card(slug: str):
 
 
 @bp.route("/<game>/linkify", methods=["GET", "POST"])
+@reads(*LINKIFY_PARAMS)
 def link():
     return jsonify(views.linkify_view(*linkify_args()))

@@ -3,7 +3,8 @@
 ``AnswerCache`` wraps the Flask app as WSGI middleware. For each request it takes the build to
 answer from (``Current.get()``) once and hands it to Flask through the WSGI environ, so the answer
 computed is the answer of the build it is filed under. A ``GET`` whose 200 answer is already
-known for that build is sent from memory without entering Flask; a client (or nginx) that holds
+known for that build is sent from memory without entering Flask (keyed by the query parameters its view
+reads, ``reads``: others are dropped before the view runs); a client (or nginx) that holds
 it already gets a ``304`` before anything is computed. Every answer carries the build it came
 from (``X-Rulings-Build``); cacheable ones an ``ETag`` (build id + URL) and a ``Cache-Control``:
 a pinned page (``/<game>/v/<version>/...``) may be reused for an hour without asking (what
@@ -24,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_plus
 
 from werkzeug.http import parse_etags
 
@@ -42,10 +43,27 @@ CURRENT_CACHE_CONTROL = "public, no-cache"  # stored, and reused once the server
 UNCACHED_PREFIXES = ("/static/",)  # Flask's own conditional file answers
 
 
+def reads(*names: str):
+    """Mark a view with the query parameters it reads: its answers are keyed by those alone, and it is given
+    no other (``AnswerCache``), so a parameter it ignores (``?cb=<random>``) never forces an answer again."""
+
+    def mark(view):
+        view.query_params = frozenset(names)
+        return view
+
+    return mark
+
+
+def only_params(query: str, names: frozenset[str]) -> str:
+    """``query`` with only the parameters named ``names``, as written (their order and encoding kept)."""
+    kept = [part for part in query.split("&") if unquote_plus(part.partition("=")[0], encoding="latin-1") in names]
+    return "&".join(kept)
+
+
 @dataclass(frozen=True)
 class Key:
     """What an answer depends on: the site's address as the client named it, the path, the query
-    (its parameters in a canonical order; repeated parameters keep theirs)."""
+    (the parameters its view reads, in a canonical order; repeated parameters keep theirs)."""
 
     origin: str
     path: str
@@ -127,10 +145,17 @@ class Answers:
 class AnswerCache:
     """WSGI middleware: each request's build taken once; 304s and known answers without Flask."""
 
-    def __init__(self, app: Callable, current: Callable[[], Loaded], base_url: Callable[[], str | None]):
+    def __init__(
+        self,
+        app: Callable,
+        current: Callable[[], Loaded],
+        base_url: Callable[[], str | None],
+        params_read: Callable[[dict], frozenset[str] | None] = lambda environ: None,
+    ):
         self.app = app
         self.current = current
         self.base_url = base_url  # () -> RULINGS_BASE_URL or None
+        self.params_read = params_read  # environ -> the parameters the view of its URL reads (None: no view)
 
     def __call__(self, environ: dict, start_response) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
@@ -145,6 +170,11 @@ class AnswerCache:
         build_id = loaded.build.name
         if not _cacheable(environ):
             return self.app(environ, _with_build(start_response, build_id))
+        if environ.get("QUERY_STRING"):
+            names = self.params_read(environ)
+            if names is None:  # no view answers this URL (a 404, a redirect to add a slash): nothing to keep
+                return self.app(environ, _with_build(start_response, build_id))
+            environ["QUERY_STRING"] = only_params(environ["QUERY_STRING"], names)
         key = Key.of(environ, self.base_url())
         etag = key.etag(build_id)
         if _matches(environ.get("HTTP_IF_NONE_MATCH"), etag):

@@ -110,6 +110,11 @@ def span_or_404(span: str) -> tuple[str, str]:
     return start, end
 
 
+SEARCH_PARAMS = ("q", "game", "kind", "version", "limit", "partial")  # what ``search_args`` reads
+LINKIFY_PARAMS = ("text", "format")  # what ``linkify_args`` reads from a query string
+APPLIES_PARAMS = ("term", "date", "version")
+
+
 @dataclass(frozen=True)
 class SearchArgs:
     query: str

@@ -14,9 +14,13 @@ from ..graph.linkify import FORMATS, MAX_LINKIFY_CHARS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
 from . import games, reading, views
+from .cache import reads
 from .context import absolute, base_url, game, loaded, store
 from .home import game_index
 from .lookup import (
+    APPLIES_PARAMS,
+    LINKIFY_PARAMS,
+    SEARCH_PARAMS,
     card_or_404,
     linkify_args,
     ruling_or_404,
@@ -36,6 +40,7 @@ games.register(bp, redirect_aliases=True)
 
 # -- home, game, search ------------------------------------------------------------
 @bp.route("/")
+@reads("filter")
 def home():
     all_games = store().games()
     query = request.args.get("filter", "")
@@ -49,6 +54,7 @@ def game_home():
 
 
 @bp.route("/search")
+@reads(*SEARCH_PARAMS)
 def search():
     args = search_args(default_limit=20)
     query, _ = clean_query(args.query)
@@ -196,6 +202,7 @@ def changes(span: str):
 
 
 @bp.route("/<game>/changes")
+@reads("from", "to")
 def changes_between():
     """The version picker's answer (``?from=1.1&to=1.4``): the change report's own URL."""
     versions = store().versions(game())
@@ -205,6 +212,7 @@ def changes_between():
 
 
 @bp.route("/<game>/applies")
+@reads(*APPLIES_PARAMS)
 def applies():
     """The question form and, once asked, its answer (a negative answer is shown on the page, as a 404)."""
     term_name = term_name_arg()
@@ -251,6 +259,7 @@ def card(slug: str):
 
 # -- forum linking --------------------------------------------------------------------
 @bp.route("/<game>/link", methods=["GET", "POST"])
+@reads(*LINKIFY_PARAMS)
 def link():
     text, fmt = linkify_args()
     result = views.linkify_view(text, fmt) if text else None
