@@ -16,7 +16,7 @@ from rulings.settings import Settings
 from rulings.web import create_app
 from rulings.web.cache import Answer, Answers, Key
 
-from .conftest import write_game
+from .conftest import CORPUS, write_game
 from .server import running_server
 
 TOML = '[game]\nname = "Tiny"\n[[documents]]\nfile = "rules.txt"\nkind = "rulebook"\ntitle = "Rules"\n'
@@ -195,3 +195,28 @@ def test_a_swap_under_load_never_serves_an_answer_of_another_build(tiny):
         builds = [build_id for _, build_id, _ in answers]
         switched = builds.index(new_build)
         assert builds[0] == old_build and set(builds[switched:]) == {new_build}
+
+
+def test_clients_asking_one_page_at_once_cost_one_computation(store_dir):
+    """A page being computed is waited for by the other requests for it, not computed again (a link posted
+    to a forum, a new build)."""
+    app = create_app(Settings.resolve(CORPUS, store_dir))
+    view, entered = app.view_functions["site.changes"], []
+
+    def slow(*args, **kwargs):
+        entered.append(1)
+        time.sleep(0.3)
+        return view(*args, **kwargs)
+
+    app.view_functions["site.changes"] = slow
+    client_statuses = []
+
+    def ask():
+        client_statuses.append(app.test_client().get("/marvel-champions/changes/1.0..1.5?cb=x").status_code)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert client_statuses == [200] * 6 and len(entered) == 1

@@ -76,8 +76,13 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     configure(app, settings, static_export)
     current = Current(Path(settings.store), app.logger, app.config["ANSWER_CACHE_BYTES"], warmer(app))
     app.extensions["rulings"] = current
-    cached = AnswerCache(app.wsgi_app, current.get, lambda: app.config["BASE_URL"], params_read(app))
-    app.wsgi_app = cached  # type: ignore[method-assign]  # Flask's documented way to add WSGI middleware
+    app.wsgi_app = AnswerCache(  # type: ignore[method-assign]  # Flask's documented WSGI middleware
+        app.wsgi_app,
+        current.get,
+        lambda: app.config["BASE_URL"],
+        params_read(app),
+        lambda: app.config["TIME_LIMIT"] or ServerOptions.time_limit,
+    )
     app.before_request(start_time_limit)
     app.teardown_request(end_time_limit)
     app.before_request(check_host)

@@ -110,6 +110,7 @@ class Answers:
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self._items: OrderedDict[Key, Answer] = OrderedDict()
+        self._computing: dict[Key, threading.Event] = {}  # set when the request computing it is done
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -133,6 +134,27 @@ class Answers:
                 _, dropped = self._items.popitem(last=False)
                 self._bytes -= dropped.size
 
+    def shared(self, key: Key, compute: Callable[[], Answer], wait: float) -> Answer:
+        """The answer ``compute`` gives, computed by one request at a time: a request asking for an answer
+        being computed waits for it (at most ``wait`` seconds) rather than computing it too, so clients
+        asking for one costly page at once (a new build, a link posted to a forum) cost one computation.
+        When that computation leaves no answer to share (an error), the waiter computes its own."""
+        if not self.max_bytes:
+            return compute()
+        with self._lock:
+            other = self._computing.get(key)
+            if other is None:
+                mine = self._computing[key] = threading.Event()
+        if other is not None:
+            other.wait(wait)  # holds no lock and no CPU
+            return self.get(key) or compute()
+        try:
+            return compute()
+        finally:
+            with self._lock:
+                del self._computing[key]
+            mine.set()
+
     def hottest(self, count: int) -> list[Key]:
         """The keys used most recently, most recent first (the pages to warm a new build with)."""
         with self._lock:
@@ -151,11 +173,13 @@ class AnswerCache:
         current: Callable[[], Loaded],
         base_url: Callable[[], str | None],
         params_read: Callable[[dict], frozenset[str] | None] = lambda environ: None,
+        wait: Callable[[], float] = lambda: 5.0,
     ):
         self.app = app
         self.current = current
         self.base_url = base_url  # () -> RULINGS_BASE_URL or None
         self.params_read = params_read  # environ -> the parameters the view of its URL reads (None: no view)
+        self.wait = wait  # () -> seconds a request waits for the answer another request is computing
 
     def __call__(self, environ: dict, start_response) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
@@ -182,7 +206,9 @@ class AnswerCache:
             return []
         answer = loaded.answers.get(key) if environ["REQUEST_METHOD"] in ("GET", "HEAD") else None
         if answer is None:
-            answer = self._compute(environ, key, etag, build_id, loaded)
+            compute = lambda: self._compute(environ, key, etag, build_id, loaded)  # noqa: E731
+            shared = environ["REQUEST_METHOD"] == "GET"
+            answer = loaded.answers.shared(key, compute, self.wait()) if shared else compute()
         start_response(answer.status, answer.headers)
         return [] if environ["REQUEST_METHOD"] == "HEAD" else [answer.body]
 
