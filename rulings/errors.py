@@ -53,6 +53,23 @@ class BadRequest(RulingsError):
     exit_code = 2
 
 
+class TooCostly(BadRequest):
+    """A request that asks for more work than one request may make (a post naming too many terms to link)."""
+
+    http_status = 413
+
+
+class Busy(RulingsError):
+    """A kind of request that has spent its share of the server for now (``web/budget.py``): ask again later."""
+
+    status = "busy"
+    http_status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, retry_after=retry_after)
+        self.retry_after = retry_after
+
+
 class NotFound(RulingsError):
     """A page or thing that does not exist (a URL naming no term, ruling or card)."""
 

@@ -211,6 +211,15 @@ def _referrers_from(term: str, kinds: tuple[str, ...]) -> tuple[str, dict]:
 _REFERRER_COLUMNS = "e.slug, x.src_name, e.id, x.since, x.until"
 
 
+class CheckedConnection(sqlite3.Connection):
+    """A connection whose every statement first checks the request's time limit: a view making many short
+    queries (each too short for the progress handler to run) stops at the limit too."""
+
+    def execute(self, *args):
+        deadline.check()
+        return super().execute(*args)
+
+
 class Store:
     """One built graph, opened read-only; safe to share between threads."""
 
@@ -225,7 +234,9 @@ class Store:
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+            conn = sqlite3.connect(
+                f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False, factory=CheckedConnection
+            )
             conn.set_progress_handler(deadline.expired, PROGRESS_EVERY)  # a query past the limit is interrupted
             self._local.conn = conn
         return conn

@@ -18,7 +18,7 @@ from .. import deadline
 from ..errors import BadRequest
 from ..markup import plain_text
 from ..settings import ServerOptions, Settings
-from . import errors
+from . import budget, errors
 from .cache import DEFAULT_MIB, LOADED, AnswerCache
 from .context import layout, site_urls
 from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     app.teardown_request(end_time_limit)
     app.before_request(check_host)
     app.before_request(open_build)
+    budget.register(app)  # after open_build: a request refused by its budget still says its build
     app.after_request(security_headers)
     app.after_request(relative_redirects)
     errors.register(app)

@@ -14,7 +14,7 @@ from werkzeug.exceptions import BadHost, HTTPException
 from whoosh.searching import TimeLimit
 
 from .. import deadline
-from ..errors import RulingsError
+from ..errors import Busy, RulingsError
 
 PLAIN_TEXT = "text/plain; charset=utf-8"
 
@@ -31,6 +31,9 @@ def error_response(http_status: int, payload: dict):
 
 
 def handle(error: Exception):
+    stopped = out_of_time(error)
+    cpu = error.cpu if isinstance(error, deadline.Expired) else stopped and deadline.past_cpu_allowance()
+    deadline.clear()  # the answer is an error page, made whatever time the request had left
     if isinstance(error, BadHost) and not wants_json():  # no page can be built for a Host that is no host name
         return (
             "400 Bad Request: the Host header is not a host name\n",
@@ -42,8 +45,13 @@ def handle(error: Exception):
             return error.response
         return error_response(error.code or 500, {"status": "error", "message": error.description or "Not found"})
     if isinstance(error, RulingsError):
-        return error_response(error.http_status, error.to_dict())
-    if out_of_time(error):
+        response = error_response(error.http_status, error.to_dict())
+        return (*response, {"Retry-After": str(error.retry_after)}) if isinstance(error, Busy) else response
+    if stopped:
+        if cpu:
+            current_app.logger.warning("%s stopped past its CPU allowance", request.path)
+            message = "This request needs more work than one request may make; send it in parts."
+            return error_response(413, {"status": "error", "message": message})
         limit = current_app.config["TIME_LIMIT"]
         current_app.logger.warning("%s stopped after the %g s time limit", request.path, limit)
         message = f"This request needed more than the {limit:g} s one may take; try a shorter query."
@@ -57,9 +65,10 @@ def handle(error: Exception):
 
 
 def out_of_time(error: Exception) -> bool:
-    """The error is how the index (``TimeLimit``) or SQLite (an interrupted query) stop work past this
-    request's time limit; any other error past the limit is still a fault, logged as one."""
-    if isinstance(error, TimeLimit):
+    """The error is how the index (``TimeLimit``), SQLite (an interrupted query) or the service's own checks
+    (``deadline.Expired``) stop work past this request's time limit; any other error past the limit is still a
+    fault, logged as one."""
+    if isinstance(error, TimeLimit | deadline.Expired):
         return True
     return isinstance(error, sqlite3.OperationalError) and "interrupted" in str(error) and deadline.expired()
 

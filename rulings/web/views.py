@@ -10,7 +10,9 @@ from typing import NamedTuple
 from flask import url_for
 from markupsafe import Markup
 
+from .. import deadline
 from ..casing import sentence_case
+from ..errors import TooCostly
 from ..graph import answers
 from ..graph.cite import citation
 from ..graph.linkify import linkify_post
@@ -353,6 +355,11 @@ def diff_html(ops: list[dict]) -> str:
     return "".join(out)
 
 
+LINKIFY_CPU_SECONDS = 0.5  # CPU time linking one post may take (200 misspelled names take about 0.2 s)
+
+
 def linkify_view(text: str, fmt: str) -> dict:
-    """A linkified post (``graph.linkify.linkify_post``), linked to this site."""
+    """A linkified post (``graph.linkify.linkify_post``), linked to this site; linking stops past
+    ``LINKIFY_CPU_SECONDS`` of CPU (413): 2,000 misspelled names took half a second."""
+    deadline.limit_cpu(LINKIFY_CPU_SECONDS)
     return linkify_post(store(), game(), text, fmt, base_url())
