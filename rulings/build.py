@@ -28,6 +28,7 @@ from .builds import (
     new_work_dir,
     prune,
     publish,
+    restamp,
     retire,
     usable_build,
 )
@@ -187,6 +188,7 @@ def _locked_build(settings: Settings, progress, incremental: bool, only_if_stale
             shutil.rmtree(work, ignore_errors=True)
             raise
         prune(store, final)
+        restamp(final)  # removing older builds moved the change times of the files it shared with them
         report.build = final
         report.seconds = time.perf_counter() - started
         return report

@@ -6,10 +6,12 @@
 so readers (the server, read commands) only ever see finished builds. Readers need
 :func:`usable_build` and :func:`build_info` and nothing of the build pipeline.
 
-``build.json`` records the size and SHA-256 of every file of its build, so a build damaged on
-disk (a truncated index, a garbled graph) is noticed: readers fall back to the newest intact
-build and set the damaged one aside (:func:`usable_build`, :func:`set_aside`), and a new build
-never reuses its parts.
+``build.json`` records the size, SHA-256 and stat fields of every file of its build, so a build
+damaged on disk (a truncated index, a garbled graph) is noticed: readers fall back to the newest
+intact build and set the damaged one aside (:func:`usable_build`, :func:`heal`), and a new build
+never reuses its parts. The quick check hashes a file only when its stat fields moved; its change
+time and inode move with any write, even one that puts the modification time back (a
+timestamp-preserving restore, a stray write followed by ``touch -d``), which no user can set.
 """
 
 from __future__ import annotations
@@ -69,30 +71,74 @@ def build_files(build: Path) -> list[str]:
     return sorted(p.relative_to(build).as_posix() for p in found)
 
 
-def checksums(build: Path, trusted: dict | None = None) -> dict[str, dict]:
-    """Size, modification time and SHA-256 of each of a build's files, for build.json.
+def _stamp(stat: os.stat_result) -> dict:
+    """The stat fields a write moves: the size, the modification time, and the change time and inode, which
+    move with any write or copy (even one that puts the modification time back) and which no user can set."""
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "ctime_ns": stat.st_ctime_ns, "ino": stat.st_ino}
 
-    ``trusted`` is the record of a build verified just now: a file hard-linked from it (same size
-    and modification time) keeps its checksum instead of being read again.
+
+def checksums(build: Path, trusted: dict | None = None) -> dict[str, dict]:
+    """Stat fields and SHA-256 of each of a build's files, for build.json.
+
+    ``trusted`` is the record of a build verified just now: a file hard-linked from it (same size,
+    modification time and inode) keeps its checksum instead of being read again.
     """
     out = {}
     for rel in build_files(build):
         stat = (build / rel).stat()
         known = (trusted or {}).get(rel)
-        if known and (known["size"], known["mtime_ns"]) == (stat.st_size, stat.st_mtime_ns):
+        if known and (known["size"], known["mtime_ns"], known.get("ino", stat.st_ino)) == (
+            stat.st_size,
+            stat.st_mtime_ns,
+            stat.st_ino,
+        ):
             digest = known["sha256"]
         else:
             digest = _sha256(build / rel)
-        out[rel] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": digest}
+        out[rel] = {**_stamp(stat), "sha256": digest}
     return out
+
+
+def restamp(build: Path) -> None:
+    """Record the stat fields a build's files have now (their checksums kept): removing an older build that
+    shared files with it (hard links) moved their change times. The builder calls it on the build it just
+    wrote, whose contents it knows."""
+    info = build_info(build)
+    files = info.get("files") or {}
+    for rel, entry in files.items():
+        stat = (build / rel).stat()
+        if stat.st_size == entry["size"] and stat.st_mtime_ns == entry["mtime_ns"]:
+            entry.update(_stamp(stat))
+    tmp = build / f".build.json-{os.getpid()}"
+    tmp.write_text(json.dumps(info, indent=2))
+    os.replace(tmp, build / "build.json")
+
+
+# Files hashed by this process and found intact, with the stat fields they had then: a server checking
+# its build every few seconds hashes a file again only when it changed since.
+_intact: dict[str, tuple[int, int, int, int]] = {}
+
+
+def _signature(stat: os.stat_result) -> tuple[int, int, int, int]:
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino
+
+
+def _moved(stat: os.stat_result, want: dict) -> bool:
+    """Whether a file's stat fields differ from its record (a record made before change times were
+    recorded compares the modification time alone)."""
+    if stat.st_mtime_ns != want["mtime_ns"]:
+        return True
+    return "ctime_ns" in want and (stat.st_ctime_ns, stat.st_ino) != (want["ctime_ns"], want["ino"])
 
 
 def verify(build: Path, thorough: bool = False) -> list[str]:
     """What no longer matches the build's record of its files; empty when the build is intact.
 
-    The quick check (every read command, a server every few seconds) compares sizes and hashes
-    only files whose modification time changed, which catches truncation and any write; a
-    thorough check (``rulings check``, a build about to reuse parts) hashes every file.
+    The quick check (every read command, a server every few seconds) compares sizes and hashes only
+    the files whose stat fields moved since the record (or since this process last hashed them), which
+    catches truncation and any write, whatever it did to the modification time; a thorough check
+    (``rulings check``, a server opening a build or meeting a database error, a build about to reuse
+    parts) hashes every file, which catches a disk's own bit rot too.
     A build recorded before checksums existed is taken as it is.
     """
     info = build_info(build)
@@ -108,8 +154,11 @@ def verify(build: Path, thorough: bool = False) -> list[str]:
             stat = path.stat()
             if stat.st_size != want["size"]:
                 problems.append(f"{rel} is {stat.st_size} bytes, {want['size']} expected")
-            elif (thorough or stat.st_mtime_ns != want["mtime_ns"]) and _sha256(path) != want["sha256"]:
-                problems.append(f"{rel} does not match its checksum")
+            elif thorough or (_moved(stat, want) and _intact.get(str(path)) != _signature(stat)):
+                if _sha256(path) != want["sha256"]:
+                    problems.append(f"{rel} does not match its checksum")
+                else:
+                    _intact[str(path)] = _signature(stat)
         except FileNotFoundError:
             problems.append(f"{rel} is missing")
         except OSError as exc:
@@ -129,27 +178,33 @@ class Damage:
         return f"build {self.build.name} is damaged: {self.problems[0]}{more}"
 
 
-def usable_build(store: Path, thorough: bool = False) -> tuple[Path | None, list[Damage]]:
-    """The current build when it is intact, else the newest intact one; and the damaged builds passed over."""
+def usable_build(
+    store: Path, thorough: bool = False, known: tuple[Damage, ...] = ()
+) -> tuple[Path | None, list[Damage]]:
+    """The current build when it is intact, else the newest intact one; and the damaged builds passed over
+    (``known``: builds already found damaged, passed over without a look)."""
     current = current_build(store)
     candidates = ([current] if current else []) + [b for b in finished_builds(store) if b != current]
     damaged: list[Damage] = []
     for build in candidates:
-        problems = verify(build, thorough)
+        found = next((d for d in known if d.build == build), None)
+        problems = found.problems if found else verify(build, thorough)
         if not problems:
             return build, damaged
         damaged.append(Damage(build, problems))
     return None, damaged
 
 
-def intact_build(store: Path, warn: Callable[[str], None]) -> Path | None:
+def intact_build(
+    store: Path, warn: Callable[[str], None], thorough: bool = False, known: tuple[Damage, ...] = ()
+) -> Path | None:
     """The build readers answer from: the current one, or when it is damaged the newest intact one.
 
     Damage is said in one line through ``warn`` and healed when the store can be written: the
     damaged builds are set aside and ``current`` points at the intact one. Read commands and the
-    server both start here.
+    server both start here (a server hashing every file of the build it opens: ``thorough``).
     """
-    build, damaged = usable_build(store)
+    build, damaged = usable_build(store, thorough, known)
     if damaged:
         healed = heal(store, damaged, build)
         outcome = f"answering from build {build.name}" if build else "no intact build is left"

@@ -14,6 +14,7 @@ import click
 from . import __version__
 from .build import build as run_build
 from .build import ensure_built, quality_reports
+from .builds import Damage, intact_build, verify
 from .errors import BadRequest, CorpusError, RulingsError, StoreError, Unanswerable
 from .graph import answers, compare
 from .graph.report import changes_markdown
@@ -41,6 +42,19 @@ class CliState:
         if self._store is None:
             self._store = Store(ensure_built(self.settings))
         return self._store
+
+    def damaged_build(self) -> StoreError | None:
+        """After an unexpected error: the build this command read, when its files fail their checksums
+        (every file hashed: a garbled page that broke a query may have left no trace in the files' stat
+        fields), said in one error; it is set aside, so the next command answers from an intact build."""
+        build = self._store.build if self._store is not None else None
+        problems = verify(build, thorough=True) if build is not None else []
+        if not problems:
+            return None
+        damage = Damage(build, problems)
+        fallback = intact_build(self.settings.store, lambda _: None, known=(damage,))
+        then = f"the next command answers from build {fallback.name}" if fallback else "run `rulings build`"
+        return StoreError(f"{damage}; {then}")
 
     @property
     def searcher(self):
@@ -90,18 +104,32 @@ def _human_error(error: RulingsError) -> None:
 
 class RulingsGroup(click.Group):
     """Every error of the service ends a command the same way: its JSON shape under ``--json``,
-    otherwise one clean line; then the error's documented exit status."""
+    otherwise one clean line; then the error's documented exit status. An unexpected error while
+    reading a build is first taken for damage to its files: when they fail their checksums, that is
+    the one line (and the build is set aside for the next command), never a traceback."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except RulingsError as error:
+            self.fail_with(ctx, error)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception:
             state = ctx.find_object(CliState)
-            if state is not None and state.as_json:
-                click.echo(json.dumps(error.to_dict(), ensure_ascii=False, indent=2))
-            else:
-                _human_error(error)
-            sys.exit(error.exit_code)
+            damaged = state.damaged_build() if state is not None else None
+            if damaged is None:
+                raise  # a fault of the code, not of the build: its traceback is the report
+            self.fail_with(ctx, damaged)
+
+    @staticmethod
+    def fail_with(ctx, error: RulingsError):
+        state = ctx.find_object(CliState)
+        if state is not None and state.as_json:
+            click.echo(json.dumps(error.to_dict(), ensure_ascii=False, indent=2))
+        else:
+            _human_error(error)
+        sys.exit(error.exit_code)
 
 
 @click.group(cls=RulingsGroup)
@@ -486,7 +514,7 @@ def import_(obj: CliState, source: str, corpus: str | None, group: bool, link: b
 @click.pass_obj
 def check(obj: CliState, every: bool, as_json: bool) -> None:
     """Verify a build's files against the checksums it recorded (exit 1 when one is damaged)."""
-    from .builds import build_info, current_build, finished_builds, verify
+    from .builds import build_info, current_build, finished_builds
 
     current = current_build(obj.settings.store)
     builds = finished_builds(obj.settings.store) if every else [current] if current else []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -22,6 +23,28 @@ def garble(path: Path) -> None:
         handle.write(b"\xde\xad\xbe\xef" * 1024)
 
 
+def garble_keeping_time(path: Path, share: float = 0.5) -> None:
+    """Garbled pages in the middle ``share`` of the file, its modification time put back afterwards (a
+    timestamp-preserving restore of a bad copy, a stray write followed by ``touch -d``)."""
+    stat = path.stat()
+    with open(path, "r+b") as handle:
+        handle.seek(int(stat.st_size * (1 - share) / 2))
+        middle = handle.read(max(1, int(stat.st_size * share)))
+        handle.seek(-len(middle), os.SEEK_CUR)
+        handle.write(bytes(byte ^ 0x5A for byte in middle))  # every byte changed
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def as_if_bit_rot(build: Path) -> None:
+    """Make the build's record agree with every stat field of its files as they are now (their checksums
+    kept): damage a disk does by itself moves no stat field, and only hashing the files finds it."""
+    info = json.loads((build / "build.json").read_text())
+    for rel, entry in info["files"].items():
+        stat = (build / rel).stat()
+        entry.update(size=stat.st_size, mtime_ns=stat.st_mtime_ns, ctime_ns=stat.st_ctime_ns, ino=stat.st_ino)
+    (build / "build.json").write_text(json.dumps(info))
+
+
 DAMAGE = {
     "truncated graph": lambda b: truncate(b / "graph.sqlite"),
     "garbled graph": lambda b: garble(b / "graph.sqlite"),
@@ -29,4 +52,6 @@ DAMAGE = {
     "truncated index segment": lambda b: truncate(index_file(b)),
     "missing index table of contents": lambda b: index_file(b, ".toc").unlink(),
     "garbled build.json": lambda b: (b / "build.json").write_text("{"),
+    "garbled graph, modification time kept": lambda b: garble_keeping_time(b / "graph.sqlite"),
+    "garbled index segment, modification time kept": lambda b: garble_keeping_time(index_file(b)),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import BadHost, HTTPException
 from whoosh.searching import TimeLimit
 
@@ -56,7 +56,7 @@ def handle(error: Exception):
         current_app.logger.warning("%s stopped after the %g s time limit", request.path, limit)
         message = f"This request needed more than the {limit:g} s one may take; try a shorter query."
         return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
-    if current_app.extensions["rulings"].recheck():  # the build's files were damaged under this request
+    if current_app.extensions["rulings"].recheck(g.get("loaded")):  # its build's files were damaged under it
         message = "The build being served was damaged; the next request is answered from an intact one."
         return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
     current_app.logger.exception("unhandled error on %s", request.path)

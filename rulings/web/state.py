@@ -20,7 +20,7 @@ from pathlib import Path
 from whoosh.searching import TimeLimit
 
 from .. import deadline
-from ..builds import intact_build, verify
+from ..builds import Damage, intact_build, verify
 from ..errors import StoreError
 from ..graph.mentions import Linker, game_linker
 from ..graph.store import Store
@@ -80,6 +80,8 @@ class Loaded:
     build: Path
     store: Store
     answers: Answers
+    damage: Damage | None = None  # set when an error led to its files and they failed their checksums
+    hashed_until: float = 0.0  # an error before then is not worth hashing its files again: they were just now
     _linkers: dict[tuple[str, int], Linker] = field(default_factory=dict)
     _memo: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -141,6 +143,7 @@ class Current:
     """
 
     CHECK_EVERY = 2.0  # seconds between quick checks of the files of the build being served
+    HASH_EVERY = 10.0  # seconds an error waits before the files of its build are hashed again
 
     def __init__(
         self, store_dir: Path, log: logging.Logger | None = None, cache_bytes: int = 0, warm: Warm | None = None
@@ -183,7 +186,11 @@ class Current:
             return self._loaded
 
     def open_now(self) -> Loaded:
-        """Open and warm the current build before serving (``rulings serve`` calls it before listening)."""
+        """Open and warm the current build before serving (``rulings serve`` calls it before listening),
+        having hashed every file of it: damage that left no trace in the files' stat fields (a disk's own
+        bit rot) is found before the first request."""
+        with self._lock:
+            self._open(self._link(), thorough=True)
         loaded = self.get()
         if self.warm is not None:
             self.warm(loaded, None)
@@ -202,18 +209,27 @@ class Current:
 
         threading.Thread(target=loop, name="rulings-watch", daemon=True).start()
 
-    def recheck(self) -> bool:
-        """After an unexpected error: True when the build being served turned out damaged and was replaced."""
+    def recheck(self, loaded: Loaded | None) -> bool:
+        """After an unexpected error on ``loaded`` (the build its request answered from): whether that build's
+        files turned out damaged. Every file is hashed (a garbled page of the graph fails a query, whatever
+        its stat fields say), at most once every ``HASH_EVERY`` seconds; a damaged build is left at once for
+        the newest intact one, and the requests still answering from it are told so (503) without a look."""
+        loaded = loaded or self._loaded
+        if loaded is None:
+            return False
         with self._lock:
-            if self._loaded is None or not verify(self._loaded.build):
-                return False
-            before = self._loaded.build
-            self._open(self._target)
-            return self._loaded.build != before
+            if loaded.damage is None and time.monotonic() >= loaded.hashed_until:
+                problems = verify(loaded.build, thorough=True)
+                loaded.hashed_until = time.monotonic() + self.HASH_EVERY
+                if problems:
+                    loaded.damage = Damage(loaded.build, problems)
+                    if self._loaded is not None and self._loaded.build == loaded.build:
+                        self._open(self._target, known=(loaded.damage,))
+            return loaded.damage is not None
 
-    def _open(self, target: str | None) -> None:
+    def _open(self, target: str | None, thorough: bool = False, known: tuple[Damage, ...] = ()) -> None:
         """Switch to the intact build now, unwarmed (the first build, or the served one was damaged)."""
-        build = intact_build(self.store_dir, self.log.warning)
+        build = intact_build(self.store_dir, self.log.warning, thorough, known)
         self._next_check = time.monotonic() + self.CHECK_EVERY
         if build is None:  # nothing intact: keep what is loaded, it may still answer most requests
             self._next_check = time.monotonic() + 30 * self.CHECK_EVERY
@@ -226,7 +242,7 @@ class Current:
         """In the background: open the build ``current`` now names, warm it, then serve it."""
         fresh = None
         try:
-            build = intact_build(self.store_dir, self.log.warning)
+            build = intact_build(self.store_dir, self.log.warning, thorough=True)  # every file hashed once
             previous = self._loaded
             if build is not None and (previous is None or build != previous.build):
                 fresh = Loaded.open(build, self.cache_bytes)
