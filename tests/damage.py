@@ -23,16 +23,23 @@ def garble(path: Path) -> None:
         handle.write(b"\xde\xad\xbe\xef" * 1024)
 
 
-def garble_keeping_time(path: Path, share: float = 0.5) -> None:
-    """Garbled pages in the middle ``share`` of the file, its modification time put back afterwards (a
-    timestamp-preserving restore of a bad copy, a stray write followed by ``touch -d``)."""
-    stat = path.stat()
-    with open(path, "r+b") as handle:
-        handle.seek(int(stat.st_size * (1 - share) / 2))
-        middle = handle.read(max(1, int(stat.st_size * share)))
-        handle.seek(-len(middle), os.SEEK_CUR)
-        handle.write(bytes(byte ^ 0x5A for byte in middle))  # every byte changed
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+def garble_keeping_time(*paths: Path, share: float = 0.5) -> None:
+    """Garbled pages in the middle ``share`` of each file, its modification time put back afterwards (a
+    timestamp-preserving restore of a bad copy, a stray write followed by ``touch -d``). The files are all
+    opened first: a server may notice the damage to one and move its build aside before the next is done."""
+    handles = [open(path, "r+b") for path in paths]  # noqa: SIM115 (closed below, once all are garbled)
+    try:
+        for handle in handles:
+            stat = os.fstat(handle.fileno())
+            handle.seek(int(stat.st_size * (1 - share) / 2))
+            middle = handle.read(max(1, int(stat.st_size * share)))
+            handle.seek(-len(middle), os.SEEK_CUR)
+            handle.write(bytes(byte ^ 0x5A for byte in middle))  # every byte changed
+            handle.flush()
+            os.utime(handle.fileno(), ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    finally:
+        for handle in handles:
+            handle.close()
 
 
 def as_if_bit_rot(build: Path) -> None:
