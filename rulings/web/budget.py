@@ -40,7 +40,7 @@ class Budget:
 # search the cache does not hold costs 10-30 ms, a change report 5-200 ms, a post to link up to 0.5 s.
 BUDGETS = {
     "linkify": Budget(share=0.1, burst=0.5, said="posts to link"),
-    "search": Budget(share=0.2, burst=1.0, slots=2, said="searches"),
+    "search": Budget(share=0.2, burst=2.0, slots=2, said="searches"),
     "report": Budget(share=0.1, burst=1.0, said="change reports, diffs and whole documents"),
 }
 KIND_OF = {  # endpoint -> the budget it spends; every other endpoint has only the time limit
