@@ -16,8 +16,14 @@ computed), and the same term pages exported (`rulings export`) and served by ngi
 runs --runs times, the scenarios taking turns; it prints the median req/s, p50 and p99 and the ratio
 of the median req/s to the floor's.
 
-With --hostile N, the normal traffic runs twice, alone and then beside N clients sending the
-costliest requests within the limits (hostile_paths), and the normal p99s are compared.
+With --hostile N, the normal traffic runs alone and then beside N hostile clients, --runs times, and the
+medians of the normal p99s are compared. The hostile clients take turns among three kinds (--hostile-kinds):
+"costly", the costliest requests within the limits (hostile_paths); "linkify", posts of 20,000 characters
+of misspelled [[names]] (about 1,400 of them, as in issue 34); "cachebust", costly pages with a junk
+parameter (?cb=<random>) and searches of random words, which no cache holds. Each hostile client sends
+--hostile-rate requests a second (10: what deploy/nginx.conf lets one address send to search; 0: as fast
+as it can), whatever the server answers. With --nginx, every client goes through Debian's nginx running
+deploy/nginx.conf in front of the server (without its per-address limits: every client here has one address).
 --store DIR serves an existing store (for instance the 1,678 games bench/scale.py builds).
 """
 
@@ -27,6 +33,7 @@ import argparse
 import atexit
 import collections
 import http.client
+import json
 import os
 import random
 import shutil
@@ -36,7 +43,8 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from contextlib import ExitStack, nullcontext
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +56,7 @@ from rulings.graph.store import Store  # noqa: E402
 from rulings.settings import ServerOptions, Settings  # noqa: E402
 from rulings.urls import urls  # noqa: E402
 from tests.nginx import installed as nginx_installed  # noqa: E402
-from tests.nginx import running_static_nginx  # noqa: E402
+from tests.nginx import running_nginx, running_static_nginx  # noqa: E402
 from tests.server import running_server  # noqa: E402
 
 SERVE = (sys.executable, "-m", "rulings", "serve")
@@ -112,20 +120,69 @@ def hostile_paths(store: Store) -> list[str]:
     return paths
 
 
-def client(url: str, paths: list[str], stop: float, seed: int, strict: bool = True) -> dict:
-    """One keep-alive client sending ``paths`` at random until ``stop``: its latencies, statuses, errors.
+Request = tuple[str, str, bytes | None]  # method, path, JSON body
+HOSTILE_KINDS = ("costly", "linkify", "cachebust")
+TYPO_POST_CHARS = 20_000  # linkify's limit: the longest post it reads
 
+
+def typo_post(rng: random.Random) -> bytes:
+    """A post of 20,000 characters that is nothing but misspelled [[names]] (each compared with every name)."""
+    words, size = [], 0
+    while size < TYPO_POST_CHARS - 14:
+        words.append("[[" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(9)) + "]]")
+        size += 14
+    return json.dumps({"text": " ".join(words)}).encode()
+
+
+def hostile_requests(store: Store) -> dict[str, Callable[[random.Random], Request]]:
+    """Each kind of hostile client: rng -> its next request."""
+    costly = hostile_paths(store)
+    games = sorted(store.games(), key=lambda g: -len(store.versions(g)))
+    game = games[0]
+    versions = [v.label for v in store.versions(game)]
+    pages = [urls.term(game.slug, t.slug) for t in store.terms(game)[:200]]
+    pages += [f"/{game.slug}/v/{v}/" for v in versions] + [f"/api/{game.slug}/v/{v}/" for v in versions]
+    pages += [f"/{game.slug}/changes/{a}..{b}" for i, a in enumerate(versions) for b in versions[i + 1 :]]
+    words = [w for t in store.terms(game)[:300] for w in t.name.lower().split() if w.isalpha()]
+    # Made beforehand: making a post takes milliseconds of the load generator's own interpreter lock, which
+    # its normal clients share, and would slow them as much as the server.
+    posts = [typo_post(random.Random(n)) for n in range(64)]
+
+    def cachebust(rng: random.Random) -> Request:
+        if rng.random() < 0.5:  # a junk parameter on a costly page: the answer cache must still hold it
+            page = rng.choice(pages)
+            return "GET", f"{page}{'&' if '?' in page else '?'}cb={rng.getrandbits(64):x}", None
+        query = " ".join(rng.choice(words) for _ in range(rng.randint(2, 6)))  # a search no cache holds
+        return "GET", f"/search?q={urllib.parse.quote(query)}&cb={rng.getrandbits(32):x}", None
+
+    return {
+        "costly": lambda rng: ("GET", rng.choice(costly), None),
+        "linkify": lambda rng: ("POST", f"/api/{game.slug}/linkify", rng.choice(posts)),
+        "cachebust": cachebust,
+    }
+
+
+def client(url: str, paths, stop: float, seed: int, strict: bool = True, rate: float = 0.0) -> dict:
+    """One keep-alive client sending requests until ``stop``: its latencies, statuses, errors.
+
+    ``paths``: a list of paths to GET at random, or rng -> (method, path, body) (hostile clients).
     ``strict``: any 5xx, or a 404 outside term pages, is an error (normal traffic must all succeed).
+    ``rate``: requests a second at most (0: one after the other, as fast as the server answers).
     """
     parsed = urllib.parse.urlparse(url)
     rng = random.Random(seed)
     conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
     latencies, statuses, errors = [], collections.Counter(), []
+    next_at = time.perf_counter()
     while time.perf_counter() < stop:
-        path = rng.choice(paths)
+        if rate:
+            time.sleep(max(0.0, next_at - time.perf_counter()))
+            next_at += 1 / rate
+        method, path, body = paths(rng) if callable(paths) else ("GET", rng.choice(paths), None)
+        headers = {"Content-Type": "application/json"} if body else {}
         start = time.perf_counter()
         try:
-            conn.request("GET", path)
+            conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
             response.read()
             statuses[response.status] += 1
@@ -158,11 +215,14 @@ def run(
     clients: int,
     seconds: float,
     rebuild=None,
-    hostile: list[str] | None = None,
+    hostile: list | None = None,
     hostile_clients: int = 0,
     seed: int = 0,
+    hostile_rate: float = 0.0,
 ) -> dict:
     """``clients`` normal clients (and ``hostile_clients`` sending ``hostile``) for ``seconds``.
+
+    ``hostile``: the paths hostile clients ask for, or a list of rng -> request, one for each client in turn.
 
     ``seed``: where the clients' random choices start; runs to be compared need different seeds,
     or a later run asks for the very pages an earlier one had the server compute and keep."""
@@ -171,14 +231,17 @@ def run(
     hostile_results: list[dict] = []
     lock = threading.Lock()
 
-    def work(seed: int, chosen: list[str], into: list[dict], strict: bool) -> None:
-        result = client(url, chosen, stop, seed, strict)
+    def work(seed: int, chosen, into: list[dict], strict: bool, rate: float = 0.0) -> None:
+        result = client(url, chosen, stop, seed, strict, rate)
         with lock:
             into.append(result)
 
+    def hostile_of(number: int):
+        return hostile[number % len(hostile)] if hostile and callable(hostile[0]) else hostile
+
     threads = [threading.Thread(target=work, args=(seed + i, paths, results, True)) for i in range(clients)]
     threads += [
-        threading.Thread(target=work, args=(seed + 1000 + i, hostile, hostile_results, False))
+        threading.Thread(target=work, args=(seed + 1000 + i, hostile_of(i), hostile_results, False, hostile_rate))
         for i in range(hostile_clients)
     ]
     started = time.perf_counter()
@@ -299,6 +362,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rebuild-at", type=float, default=None)
     parser.add_argument("--hostile", type=int, default=0, help="clients sending the costliest requests")
+    parser.add_argument(
+        "--hostile-kinds", default=",".join(HOSTILE_KINDS), help="the hostile clients' kinds, taking turns"
+    )
+    parser.add_argument("--hostile-rate", type=float, default=10, help="requests a second per hostile client")
+    parser.add_argument("--nginx", action="store_true", help="every client through deploy/nginx.conf")
     parser.add_argument("--warmup", type=float, default=5, help="seconds of normal traffic before measuring")
     parser.add_argument("--url")
     parser.add_argument("--store", type=Path, help="an existing store to serve (default: build the bundled corpus)")
@@ -320,10 +388,14 @@ def main() -> None:
     rebuild = (args.rebuild_at, lambda: build(settings, progress=lambda _: None)) if args.rebuild_at else None
     env = dict(os.environ, RULINGS_STORE=str(store_dir), RULINGS_CORPUS=str(corpus))
     serving = running_server(env, SERVE + ("--threads", str(args.threads)), timeout=600)
-    with nullcontext(args.url) if args.url else serving as url:
+    with ExitStack() as stack:
+        url = args.url or stack.enter_context(serving)
+        if args.nginx:
+            url = through_nginx(stack, url)
         run(url, paths, args.clients, args.warmup)  # every server thread opens the build before it is timed
         if args.hostile:
-            hostile_mix(url, paths, hostile_paths(store), args)
+            kinds = hostile_requests(store)
+            hostile_mix(url, paths, [kinds[k] for k in args.hostile_kinds.split(",")], args)
             return
         result = run(url, paths, args.clients, args.seconds, rebuild)
     print(
@@ -338,23 +410,54 @@ def main() -> None:
     sys.exit(1 if result["errors"] else 0)
 
 
-def hostile_mix(url: str, paths: list[str], hostile: list[str], args) -> None:
-    """Normal traffic alone, then beside ``args.hostile`` hostile clients: the normal p99 ratio.
+def through_nginx(stack: ExitStack, upstream: str) -> str:
+    """deploy/nginx.conf in front of ``upstream``, without its per-address limits (every client here is one
+    address); its URL."""
+    if not nginx_installed():
+        sys.exit("--nginx: nginx is not installed (apt-get install nginx)")
+    static = Path(__import__("rulings.static", fromlist=["x"]).__file__).parent
+    nginx_url, _ = stack.enter_context(running_nginx([urllib.parse.urlparse(upstream).netloc], static, False))
+    return nginx_url
 
-    Each run draws other pages than the warm-up and the other run (``seed``), so neither is
-    answered from the pages another run left in the server's answer cache."""
-    alone = run(url, paths, args.clients, args.seconds, seed=10_000)
-    mixed = run(url, paths, args.clients, args.seconds, hostile=hostile, hostile_clients=args.hostile, seed=20_000)
-    print(line(f"normal traffic alone, {args.clients} clients x {args.seconds:.0f} s", alone))
-    print(line(f"normal traffic beside {args.hostile} hostile clients", mixed))
-    print(line(f"the {args.hostile} hostile clients ({len(hostile)} kinds of request)", mixed["hostile"]))
+
+def hostile_mix(url: str, paths: list[str], hostile: list, args) -> None:
+    """Normal traffic alone, then beside ``args.hostile`` hostile clients, ``args.runs`` times: the median
+    normal p99s and their ratio.
+
+    Each run draws other pages than the warm-up and the other runs (``seed``), so none is answered from
+    the pages another run left in the server's answer cache."""
+    alone, mixed = [], []
+    for number in range(args.runs):
+        alone.append(run(url, paths, args.clients, args.seconds, seed=10_000 + 100 * number))
+        mixed.append(
+            run(
+                url,
+                paths,
+                args.clients,
+                args.seconds,
+                hostile=hostile,
+                hostile_clients=args.hostile,
+                seed=20_000 + 100 * number,
+                hostile_rate=args.hostile_rate,
+            )
+        )
+        print(line(f"run {number + 1}: normal traffic alone, {args.clients} clients x {args.seconds:.0f} s", alone[-1]))
+        print(line(f"run {number + 1}: normal traffic beside {args.hostile} hostile clients", mixed[-1]))
+        print(line(f"run {number + 1}: the {args.hostile} hostile clients", mixed[-1]["hostile"]))
+    p99_alone = statistics.median(r["p99"] for r in alone)
+    p99_mixed = statistics.median(r["p99"] for r in mixed)
+    rps_alone = statistics.median(r["rps"] for r in alone)
+    rps_mixed = statistics.median(r["rps"] for r in mixed)
+    errors = [e for r in alone + mixed for e in r["errors"]]
     print(
-        f"normal p99 with hostile clients / alone: {mixed['p99'] / alone['p99']:.2f}x; "
-        f"normal throughput {mixed['rps'] / alone['rps']:.2f}x; normal errors {len(alone['errors'] + mixed['errors'])}"
+        f"medians of {args.runs}{' through nginx' if args.nginx else ''}: normal p99 alone {p99_alone:.1f} ms, "
+        f"beside {args.hostile} hostile clients ({args.hostile_kinds}, {args.hostile_rate:g} req/s each) "
+        f"{p99_mixed:.1f} ms: {p99_mixed / p99_alone:.2f}x; normal throughput {rps_alone:.0f} -> {rps_mixed:.0f} "
+        f"req/s ({rps_mixed / rps_alone:.2f}x); normal errors {len(errors)}"
     )
-    for error in (alone["errors"] + mixed["errors"])[:20]:
+    for error in errors[:20]:
         print("  error:", error)
-    sys.exit(1 if alone["errors"] or mixed["errors"] else 0)
+    sys.exit(1 if errors else 0)
 
 
 if __name__ == "__main__":
