@@ -31,8 +31,7 @@ def error_response(http_status: int, payload: dict):
 
 
 def handle(error: Exception):
-    stopped = out_of_time(error)
-    cpu = error.cpu if isinstance(error, deadline.Expired) else stopped and deadline.past_cpu_allowance()
+    stopped = why_stopped(error)
     deadline.clear()  # the answer is an error page, made whatever time the request had left
     if isinstance(error, BadHost) and not wants_json():  # no page can be built for a Host that is no host name
         return (
@@ -48,14 +47,7 @@ def handle(error: Exception):
         response = error_response(error.http_status, error.to_dict())
         return (*response, {"Retry-After": str(error.retry_after)}) if isinstance(error, Busy) else response
     if stopped:
-        if cpu:
-            current_app.logger.warning("%s stopped past its CPU allowance", request.path)
-            message = "This request needs more work than one request may make; send it in parts."
-            return error_response(413, {"status": "error", "message": message})
-        limit = current_app.config["TIME_LIMIT"]
-        current_app.logger.warning("%s stopped after the %g s time limit", request.path, limit)
-        message = f"This request needed more than the {limit:g} s one may take; try a shorter query."
-        return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
+        return stopped_response(stopped)
     if current_app.extensions["rulings"].recheck(g.get("loaded")):  # its build's files were damaged under it
         message = "The build being served was damaged; the next request is answered from an intact one."
         return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
@@ -64,13 +56,28 @@ def handle(error: Exception):
     return error_response(500, {"status": "error", "message": message})
 
 
-def out_of_time(error: Exception) -> bool:
-    """The error is how the index (``TimeLimit``), SQLite (an interrupted query) or the service's own checks
-    (``deadline.Expired``) stop work past this request's time limit; any other error past the limit is still a
-    fault, logged as one."""
-    if isinstance(error, TimeLimit | deadline.Expired):
-        return True
-    return isinstance(error, sqlite3.OperationalError) and "interrupted" in str(error) and deadline.expired()
+def why_stopped(error: Exception) -> str | None:
+    """ "time" or "cpu" when the error is how the index (``TimeLimit``), SQLite (an interrupted query) or the
+    service's own checks (``deadline.Expired``) stop work past this request's time limit or CPU allowance;
+    None otherwise (any other error past the limit is still a fault, logged as one)."""
+    if isinstance(error, deadline.Expired):
+        return "cpu" if error.cpu else "time"
+    interrupted = isinstance(error, sqlite3.OperationalError) and "interrupted" in str(error) and deadline.expired()
+    if isinstance(error, TimeLimit) or interrupted:
+        return "cpu" if deadline.past_cpu_allowance() else "time"
+    return None
+
+
+def stopped_response(why: str):
+    """413 past the CPU allowance (the request asks for too much work), 503 past the time limit (try again)."""
+    if why == "cpu":
+        current_app.logger.warning("%s stopped past its CPU allowance", request.path)
+        message = "This request needs more work than one request may make; send it in parts."
+        return error_response(413, {"status": "error", "message": message})
+    limit = current_app.config["TIME_LIMIT"]
+    current_app.logger.warning("%s stopped after the %g s time limit", request.path, limit)
+    message = f"This request needed more than the {limit:g} s one may take; try a shorter query."
+    return (*error_response(503, {"status": "error", "message": message}), {"Retry-After": "1"})
 
 
 def register(app: Flask) -> None:
