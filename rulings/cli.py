@@ -49,7 +49,7 @@ class CliState:
         fields), said in one error; it is set aside, so the next command answers from an intact build."""
         build = self._store.build if self._store is not None else None
         problems = verify(build, thorough=True) if build is not None else []
-        if not problems:
+        if build is None or not problems:
             return None
         damage = Damage(build, problems)
         fallback = intact_build(self.settings.store, lambda _: None, known=(damage,))

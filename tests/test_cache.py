@@ -7,6 +7,7 @@ import http.client
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest

@@ -3,8 +3,6 @@ quote it (``static/app.js``: ``quote``), for the pages and for the assistants' `
 
 from __future__ import annotations
 
-import re
-
 from ..errors import BadRequest, Unanswerable
 from ..markup import bbcode_text, excerpt, markdown_label, plain_text
 from ..urls import Urls

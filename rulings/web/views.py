@@ -12,7 +12,6 @@ from markupsafe import Markup
 
 from .. import deadline
 from ..casing import sentence_case
-from ..errors import TooCostly
 from ..graph import answers
 from ..graph.cite import citation
 from ..graph.linkify import linkify_post
