@@ -55,16 +55,9 @@ def test_inlined_postings_decode_to_what_was_encoded(postings, before):
     assert codec.decode_postings(before + encoded, len(before)) == (ids, weights, values or (b"",) * len(ids))
 
 
-def test_an_index_reads_every_posting_as_whoosh_wrote_it_with_the_short_lists_inlined(store, tmp_path):
-    """The same documents written by Whoosh's W3 codec and by ours: every term's postings (documents,
-    weights, positions) alike; most terms' lists in the term dictionary, and the postings file smaller."""
-    games = [g.slug for g in store.games()][:2]
-    fields = schema(writer.keep_words(store))
-    readers = {
-        name: written(store, games, tmp_path / name, with_codec)
-        for name, with_codec in (("w3", W3Codec()), ("ours", codec.Codec()))
-    }
-    w3, ours = readers["w3"], readers["ours"]
+def read_alike(ours, w3, fields) -> tuple[list, int]:
+    """Assert that every term of ``w3`` reads the same from ``ours`` (statistics, documents, weights,
+    positions, stored fields); the terms and how many of ours are inlined."""
     terms = list(w3.all_terms())
     assert terms == list(ours.all_terms()) and len(terms) > 1000
     inlined = 0
@@ -81,9 +74,34 @@ def test_an_index_reads_every_posting_as_whoosh_wrote_it_with_the_short_lists_in
         assert list(mine.items_as("weight")) == list(theirs.items_as("weight")), (field, text)
         if fields[field].format.supports("positions"):
             assert list(mine.items_as("positions")) == list(theirs.items_as("positions")), (field, text)
+    assert [dict(f) for f in ours.all_stored_fields()] == [dict(f) for f in w3.all_stored_fields()]
+    return terms, inlined
+
+
+def test_an_index_reads_every_posting_as_whoosh_wrote_it_with_the_short_lists_inlined(store, tmp_path):
+    """The same documents written by Whoosh's W3 codec and by ours: every term's postings (documents,
+    weights, positions) alike; most terms' lists in the term dictionary, and the postings file smaller."""
+    games = [g.slug for g in store.games()][:2]
+    fields = schema(writer.keep_words(store))
+    readers = {
+        name: written(store, games, tmp_path / name, with_codec)
+        for name, with_codec in (("w3", W3Codec()), ("ours", codec.Codec()))
+    }
+    terms, inlined = read_alike(readers["ours"], readers["w3"], fields)
     assert inlined > len(terms) / 2
     sizes = {name: sum(f.stat().st_size for f in (tmp_path / name).iterdir()) for name in readers}
     assert sizes["ours"] < 0.8 * sizes["w3"], sizes
+
+
+def test_segments_written_in_the_earlier_formats_read_as_whoosh_wrote_them(store, tmp_path):
+    """A segment keeps the codec it was written with: one written before ``terms.py``'s term file and the
+    dictionary-deflated stored fields (formats 1) reads through the same classes, every term as W3's."""
+    earlier = codec.Codec()
+    earlier.terms_format = earlier.stored_format = 1
+    games = [g.slug for g in store.games()][:1]
+    fields = schema(writer.keep_words(store))
+    theirs = written(store, games, tmp_path / "w3", W3Codec())
+    read_alike(written(store, games, tmp_path / "earlier", earlier), theirs, fields)
 
 
 @given(posting_lists(), st.integers(1, 10_000), st.integers(0, 10_000))

@@ -33,6 +33,7 @@ from whoosh.codec.whoosh3 import (
     W3TermsReader,
 )
 from whoosh.columns import PickleColumn
+from whoosh.filedb.filetables import OrderedHashReader
 from whoosh.reading import TermNotFound
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
@@ -86,23 +87,13 @@ class Codec(W3Codec):
         return InliningPostingsWriter(dbfile, byteids=byteids, **limits)
 
     def field_writer(self, storage, segment):
-        writer = super().field_writer(storage, segment)
-        writer.__class__ = TermFieldWriter
-        if self.terms_format >= 2:  # W3 opened its own table first: the term file is begun again
-            writer._tindex.dbfile.seek(0)
-            writer._tindex = TermTableWriter(writer._tindex.dbfile)
-            writer._fieldmap = writer._tindex.extras["fieldmap"] = {}
-        return writer
+        return TermFieldWriter(self, storage, segment)
 
     def terms_reader(self, storage, segment):
-        if self.terms_format < 2:
-            reader = super().terms_reader(storage, segment)
-            reader.__class__ = CompactTermsReader
-            return reader
         name = segment.make_filename(self.TERMS_EXT)
-        return CompactTermsReader(
-            self, storage.open_file(name), storage.file_length(name), segment.open_file(storage, self.POSTS_EXT)
-        )
+        table = TermTableReader if self.terms_format >= 2 else OrderedHashReader
+        dbfile, length = storage.open_file(name), storage.file_length(name)
+        return CompactTermsReader(self, dbfile, length, segment.open_file(storage, self.POSTS_EXT), table)
 
 
 class StoredFieldsWriter(W3PerDocWriter):
@@ -124,7 +115,15 @@ class StoredFieldsReader(W3PerDocReader):
 
 
 class TermFieldWriter(W3FieldWriter):
-    """W3's field writer, which also takes a term with all its postings at once (``postings.TermPool``)."""
+    """W3's field writer, its term dictionary in the codec's file, which also takes a term with all its
+    postings at once (``postings.TermPool``)."""
+
+    def __init__(self, codec, storage, segment):
+        super().__init__(codec, storage, segment)
+        if codec.terms_format >= 2:  # W3 began its own table: the term file is begun again, as terms.py's
+            self._tindex.dbfile.seek(0)
+            self._tindex = TermTableWriter(self._tindex.dbfile)
+            self._fieldmap = self._tindex.extras["fieldmap"] = {}
 
     def add_term(self, btext: bytes, packed: array, posted) -> None:
         """A term and its postings as the pool keeps them (``postings.Posted`` makes them Whoosh's). A list to be
@@ -140,6 +139,10 @@ class TermFieldWriter(W3FieldWriter):
 
 
 class InliningPostingsWriter(W3PostingsWriter):
+    def start_postings(self, format_, terminfo):
+        """Whoosh's writers begin each term with an empty ``W3TermInfo``; this codec's entries are its own."""
+        super().start_postings(format_, terminfo if isinstance(terminfo, CompactTermInfo) else CompactTermInfo())
+
     def add_postings(self, ids, weights, values) -> None:
         """A term's postings (values: none, or one per document), in the blocks ``add_posting`` makes of them."""
         limit = self._blocklimit
@@ -172,7 +175,6 @@ class InliningPostingsWriter(W3PostingsWriter):
             return super().finish_postings()
         terminfo, self._terminfo = self._terminfo, None
         terminfo.add_block(self)
-        terminfo.__class__ = CompactTermInfo
         terminfo.set_inlined(self._ids, self._weights, self._values)
         return terminfo
 
@@ -217,12 +219,13 @@ def _float32(number: float) -> float:
 
 
 class CompactTermsReader(W3TermsReader):
-    """W3's term dictionary, its entries read by ``CompactTermInfo``; from ``terms.py``'s file when given one."""
+    """W3's term dictionary, its entries read by ``CompactTermInfo``; ``table`` reads the file (``terms.py``'s, or
+    W3's ordered hash file for segments written before it)."""
 
-    def __init__(self, codec, dbfile, length, postfile):
+    def __init__(self, codec, dbfile, length, postfile, table=TermTableReader):
         self._codec = codec
         self._dbfile = dbfile
-        self._tindex = TermTableReader(dbfile, length)
+        self._tindex = table(dbfile, length)
         self._fieldmap = self._tindex.extras["fieldmap"]
         self._postfile = postfile
         self._fieldunmap = [None] * len(self._fieldmap)
@@ -230,9 +233,7 @@ class CompactTermsReader(W3TermsReader):
             self._fieldunmap[number] = fieldname
 
     def cursor(self, fieldname, fieldobj):
-        cursor = super().cursor(fieldname, fieldobj)
-        cursor.__class__ = CompactFieldCursor
-        return cursor
+        return CompactFieldCursor(self._tindex, fieldname, self._keycoder, self._keydecoder, fieldobj)
 
     def items(self):
         decode = self._keydecoder
