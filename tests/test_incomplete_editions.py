@@ -84,7 +84,7 @@ def test_incomplete_must_say_why(tmp_path, value, message):
     game = write_game(tmp_path, "cut", text, FILES)
     with pytest.raises(CorpusError) as raised:
         load_manifest(game)
-    assert (raised.value.diagnostic.path, raised.value.diagnostic.line) == ("cut/game.toml", 13)
+    assert (raised.value.diagnostic.path, raised.value.diagnostic.line) == ("corpus/cut/game.toml", 13)
     assert raised.value.diagnostic.message.startswith(message)
 
 
