@@ -288,7 +288,10 @@ class Searcher:
     def _warm_one(self) -> None:
         for query in WARM_QUERIES:  # the term dictionaries' pages and the field lengths BM25 reads
             self.search(query)
-        self.search(WARM_QUERIES[0], version="1")  # the history index's too
+        # the history index's too, searched at a version the store has ("1" may be none: Magic's are dates)
+        versions = [v for game in self.store.games() for v in self.store.versions(game)[:1]]
+        if versions:
+            self.search(WARM_QUERIES[0], version=versions[0].label)
 
     def _held(self, name: str):
         searchers = self.pool.held()
