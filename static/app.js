@@ -134,6 +134,15 @@
     a.addEventListener("click", function () { reveal(a.getAttribute("href").slice(1)); });
   });
   reveal(hashId());
+  // A jump bar wider than the screen says so: its far end fades while there is more to scroll to.
+  $all("nav.jumps").forEach(function (bar) {
+    function hint() {
+      bar.classList.toggle("more", bar.scrollLeft + bar.clientWidth < bar.scrollWidth - 2);
+    }
+    bar.addEventListener("scroll", hint, { passive: true });
+    window.addEventListener("resize", hint);
+    hint();
+  });
   if (window.matchMedia("(min-width: 60rem)").matches) {
     $all("details.group[id^='letter-']").forEach(function (d) { d.open = true; });
   }
@@ -264,7 +273,8 @@
   $all("[data-cite-url] [id]").forEach(function (node) {
     if (!BLOCK.test(node.tagName) || blockOf(node) !== node) { return; }
     var button = el("button", { type: "button", class: "pilcrow", tabindex: "-1", "aria-haspopup": "menu",
-                                "aria-expanded": "false", "aria-label": "Link or quote this paragraph" }, "\u00b6");
+                                "aria-expanded": "false", "aria-label": "Link or quote this paragraph" });
+    // its "¶" is drawn by the style sheet (::before), so a paragraph selected whole quotes without it
     var into = node.tagName === "DIV" ? $all("p", node).pop() || node : node;
     into.appendChild(button);
     pilcrows.push(button);

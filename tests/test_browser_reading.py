@@ -180,10 +180,32 @@ def test_the_change_report_between_two_picked_versions_shows_a_redline(reader, s
     change = reader.locator("details.change", has_text="Attack (Enemy Activation)")
     redline = change.locator(".diff")
     expect(redline).to_be_hidden()  # collapsed until asked for
-    press(reader, change.locator("summary small").first)
+    press(reader, change.locator("summary"))
     expect(redline.locator("ins").first).to_be_visible()
     expect(redline.locator("del").first).to_be_visible()
     expect(redline).to_contain_text("To resolve an enemy attack")
+    expect(change.locator("summary a")).to_have_count(0)  # no link inside the control that opens it (axe-core)
+    press(reader, change.get_by_role("link", name="Attack (Enemy Activation) in 1.4"))
+    expect(reader).to_have_url(f"{server}/marvel-champions/v/1.4/terms/enemy-attacks")
+
+
+def test_a_redline_keeps_paragraph_ends_as_the_text_has_them(reader, server):  # noqa: F811
+    """Before: every line end drawn twice (a <br> and the kept newline), a blank line between paragraphs as three."""
+    reader.goto(f"{server}/marvel-champions/changes/1.3..1.4")
+    change = reader.locator("details.change", has_text="Ability").first
+    press(reader, change.locator("summary"))
+    redline = change.locator(".diff")
+    expect(redline).to_be_visible()
+    assert redline.locator("br").count() == 0
+    line = float(redline.evaluate("n => parseFloat(getComputedStyle(n).lineHeight)"))
+    # the tallest gap between two lines of text: one blank line at most, where the text has a paragraph end
+    gap = redline.evaluate(
+        """n => { const range = document.createRange(); range.selectNodeContents(n);
+           const tops = [...range.getClientRects()].map(r => Math.round(r.top)).sort((a, b) => a - b);
+           let most = 0; for (let i = 1; i < tops.length; i++) { most = Math.max(most, tops[i] - tops[i - 1]); }
+           return most; }"""
+    )
+    assert gap <= 2.1 * line, (gap, line)
 
 
 @pytest.mark.parametrize("game", ["marvel-champions", "sentinels-of-the-multiverse"])
@@ -271,3 +293,99 @@ def test_only_searching_loads_a_games_index_in_the_export(reader, exported_site)
     reader.fill("#q", "quickstrike")
     expect(reader.locator("#instant li a").first).to_contain_text("Quickstrike")
     assert reader.evaluate("Object.keys(window.RULINGS_SHARDS)") == ["marvel-champions"]  # this game's only
+
+
+def test_the_jump_bar_fits_or_shows_that_it_scrolls(reader, server):  # noqa: F811
+    """Before: on a phone, A-K shown and nothing saying more follows; on a desktop, its end clipped."""
+    reader.goto(f"{server}/marvel-champions/")
+    bar = reader.locator("nav.jumps")
+    last = bar.get_by_role("link").last
+    fits = bar.evaluate("n => n.scrollWidth <= n.clientWidth")
+    if reader.size == "desktop":
+        assert fits
+        box, width = last.bounding_box(), reader.viewport_size["width"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width  # every jump on the screen
+        expect(bar).not_to_have_class(re.compile("more"))
+        return
+    assert not fits  # 26 letters and the page's parts are wider than a phone
+    expect(bar).to_have_class(re.compile(r"\bmore\b"))
+    assert "gradient" in bar.evaluate("n => getComputedStyle(n).maskImage || getComputedStyle(n).webkitMaskImage")
+    bar.evaluate("n => n.scrollTo(n.scrollWidth, 0)")  # scrolled to its end: nothing more to hint at
+    expect(bar).not_to_have_class(re.compile(r"\bmore\b"))
+    assert bar.evaluate("n => getComputedStyle(n).maskImage || getComputedStyle(n).webkitMaskImage") == "none"
+    press(reader, last)
+    expect(reader.locator(f"[id='{last.get_attribute('href')[1:]}']")).to_be_in_viewport()
+
+
+def test_a_paragraph_selected_whole_is_quoted_without_its_pilcrow(reader, server):  # noqa: F811
+    """Before: a triple-clicked paragraph's quote ended in "¶", the text of its menu button."""
+    reader.goto(f"{server}/marvel-champions/terms/enemy-attacks")
+    paragraph = reader.locator("#p-if-a-villain-is")
+    if reader.size == "desktop":
+        paragraph.click(click_count=3, position={"x": 4, "y": 6})  # on its first word, not a link: the paragraph
+        # is selected, its button with it
+    else:  # a long press's "select all" of the paragraph
+        paragraph.evaluate("n => getSelection().selectAllChildren(n)")
+    assert "villainous keyword" in reader.evaluate("getSelection().toString()")
+    press(reader, reader.get_by_role("button", name="Copy citation (Markdown)"))
+    copied = reader.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("> If a villain, or a minion with the villainous keyword, is attacking"), copied
+    assert "\u00b6" not in copied, copied
+    assert copied.endswith("/marvel-champions/v/1.5/terms/enemy-attacks#p-if-a-villain-is)"), copied
+    expect(paragraph.locator(".pilcrow")).to_have_attribute("aria-label", "Link or quote this paragraph")
+
+
+@pytest.mark.parametrize(
+    ("path", "crumb", "heading"),
+    [
+        ("/sentinels-of-the-multiverse/terms/active", "Glossary", "Glossary"),
+        ("/marvel-champions/terms/player-decks", "Appendix I: Deck Customization", "Appendix I: Deck Customization"),
+        ("/sentinels-of-the-multiverse/rulings/ra-flame-barrier", "Ra", "Ra"),
+        ("/vs-system-2pcg/terms/plus1-plus1-and-minus1-minus1-counters", "Rules Reference", "Rules Reference"),
+    ],
+)
+def test_breadcrumbs_navigate(reader, server, path, crumb, heading):  # noqa: F811
+    reader.goto(server + path)
+    crumbs = reader.get_by_role("navigation", name="Breadcrumbs")
+    names = crumbs.evaluate("n => [...n.childNodes].filter(c => c.textContent.trim().replace(/›/g, '').trim())"
+                            ".map(c => c.nodeName)")  # fmt: skip
+    assert set(names) == {"A"}, names  # every step a link
+    press(reader, crumbs.get_by_role("link", name=crumb, exact=True))
+    expect(reader.locator("h1")).to_have_text(heading)
+
+
+def test_which_version_applies_labels_each_field_before_it(reader, server):  # noqa: F811
+    """Before: on a phone, a label ended the line of the field before it, its own field on the next line."""
+    reader.goto(f"{server}/marvel-champions/applies?term=dash&date=2020-03-01")
+    for field in ("term", "date", "version"):
+        label = reader.locator(f"form.applies label[for='{field}']").bounding_box()
+        box = reader.locator(f"form.applies #{field}").bounding_box()
+        same_line = label["y"] < box["y"] + box["height"] and box["y"] < label["y"] + label["height"]
+        if same_line:
+            assert label["x"] + label["width"] <= box["x"] + 1, field  # on its left
+        else:
+            assert label["y"] + label["height"] <= box["y"] + 1 and abs(label["x"] - box["x"]) <= 1, field  # above
+
+
+def test_search_results_start_high_on_a_phone(reader, server):  # noqa: F811
+    """Before: the search form took ~250 px; the first result started 335 px down a phone's screen."""
+    reader.goto(f"{server}/search?q=damage&game=marvel-champions")
+    first = reader.locator("ol.hits li").first
+    expect(first).to_be_visible()
+    limit = 240 if reader.size == "phone" else 200
+    assert first.bounding_box()["y"] < limit, first.bounding_box()
+    for name in ("Query", "Game", "Kind", "Version"):  # each filter still named, for a screen reader
+        expect(reader.get_by_label(name, exact=True)).to_be_visible()
+    expect(reader.locator("#game")).to_have_value("marvel-champions")
+    reader.locator("#kind").select_option("ruling")
+    press(reader, reader.locator("form.filters").get_by_role("button", name="Search"))
+    expect(reader).to_have_url(re.compile(r"kind=ruling"))
+
+
+def test_whole_edition_contents_are_numbered_once(reader, server):  # noqa: F811
+    """The contents' names carry their own numbers ("107. Numbers and Symbols"): the list adds none."""
+    reader.goto(f"{server}/marvel-champions/v/1.5/")
+    items = reader.locator("nav.toc > ol > li")
+    assert items.count() > 10
+    styles = items.evaluate_all("nodes => [...new Set(nodes.map(n => getComputedStyle(n).listStyleType))]")
+    assert styles == ["none"], styles

@@ -24,7 +24,7 @@ from .context import layout, site_urls
 from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
 from .state import Current
 from .warm import warmer
-from .wording import change_words, revision_line
+from .wording import change_words, dated, revision_line
 
 
 def package_folder(package: str) -> str:
@@ -129,7 +129,9 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         # Answers kept per build (cache.py); an export asks for each page once.
         ANSWER_CACHE_BYTES=0 if static_export else cache_mib() * 2**20,
     )
-    app.jinja_env.globals.update(site_urls=site_urls, change_words=change_words, revision_line=revision_line)
+    app.jinja_env.globals.update(
+        site_urls=site_urls, change_words=change_words, revision_line=revision_line, dated=dated
+    )
     app.context_processor(layout)
     app.jinja_env.filters["plain"] = plain_text  # names as shown: "**Swarm**" in a heading is emphasis, not text
     app.jinja_env.globals.update(template_macros(app.jinja_env))

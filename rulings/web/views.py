@@ -224,6 +224,30 @@ class TermPage:
     def history_url(self) -> str:
         return site_urls().history(self.game.slug, self.term.slug)
 
+    @property
+    def crumbs(self) -> list[str | tuple[str, str]]:
+        return section_crumbs(self.game, self.term.path, self.version.label if self.pinned else None)
+
+
+def section_crumbs(game: Game, path: list[str], version: str | None = None) -> list[str | tuple[str, str]]:
+    """Where a term sits, outermost first, as breadcrumbs: each section linked to its page (its current one,
+    which every section has, pinned or not), a document's title to the rules read whole at ``version``
+    (the latest when None); a name with no page of its own stays text."""
+    sections = loaded().memo(
+        ("sections", game.id), lambda: {(*t.path, t.name): t for t in store().terms(game, ("section",))}
+    )
+    built = site_urls()
+    crumbs: list[str | tuple[str, str]] = []
+    for depth, name in enumerate(path):
+        section = sections.get(tuple(path[: depth + 1]))
+        if section is not None:
+            crumbs.append((name, built.term(game.slug, section.slug)))
+        elif depth == 0:
+            crumbs.append((name, built.version(game.slug, version or store().versions(game)[-1].label)))
+        else:
+            crumbs.append(name)
+    return crumbs
+
 
 def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow | None, str | None]:
     """``Store.find_term`` once per build: the names pages point at (see also, "See:") recur on every
@@ -288,7 +312,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         see_also=see_also,
         referenced_by=term_links(game, sheet.referrers(target.ordinal)),
         rulings=st.rulings_about(term) if sheet.ruling_ids else [],
-        aliases=aliases_among(term, sheet.names),
+        aliases=[a for a in aliases_among(term, sheet.names) if a.casefold() != revision.name.casefold()],
         subdefs=subdefs,
         notes=notes,
         also=[
@@ -335,22 +359,46 @@ def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
     path = url_for("site.ruling", game=game.slug, slug=ruling["slug"])
     view["url"] = absolute(path)
     view["citation"] = citation(view["display_title"], game, None, view["url"])
+    view["crumbs"] = ruling_crumbs(game, ruling)
     return view
 
 
+def ruling_crumbs(game: Game, ruling: dict) -> list[str | tuple[str, str]]:
+    """Where a ruling sits: its section (the game home's rulings) and its group, linked to the card or deck
+    of that name when it has a page (Sentinels' "Ra")."""
+    built = site_urls()
+    crumbs: list[str | tuple[str, str]] = []
+    section, group = ruling.get("section"), ruling.get("group")
+    if section:
+        crumbs.append((section, built.game(game.slug) + "#rulings"))
+    if group and group != section:
+        card = next((c for c in ruling.get("cards", []) if c["name"] == group), None)
+        crumbs.append((group, built.card(game.slug, card["slug"])) if card else group)
+    return crumbs
+
+
+_EDGES = re.compile(r"^(\s*)(.*?)(\s*)$", re.S)
+
+
 def diff_html(ops: list[dict]) -> str:
-    """Insertions and deletions inline, as <ins>/<del>; everything escaped."""
+    """Insertions and deletions inline, as <ins>/<del>; everything escaped.
+
+    Line ends stay newlines (a ``.diff`` keeps them: ``white-space: pre-wrap``), never doubled by a <br>,
+    and the spaces and line ends an insertion or deletion starts or ends with are left outside its mark:
+    a marked paragraph end would stretch a coloured bar over the blank line between paragraphs."""
     from html import escape
 
     out = []
     for op in ops:
-        text = escape(op["text"]).replace("\n", "<br>\n")
-        if op["op"] == "insert":
-            out.append(f"<ins>{text}</ins>")
-        elif op["op"] == "delete":
-            out.append(f"<del>{text}</del>")
-        else:
-            out.append(text)
+        if op["op"] not in ("insert", "delete"):
+            out.append(escape(op["text"]))
+            continue
+        before, text, after = _EDGES.match(op["text"]).groups()  # type: ignore[union-attr]
+        tag = "ins" if op["op"] == "insert" else "del"
+        if text:
+            out.append(f"{before}<{tag}>{escape(text)}</{tag}>{after}")
+        elif tag == "ins":  # only spaces or line ends inserted (a paragraph split): shown; deleted ones are not
+            out.append(before)
     return "".join(out)
 
 

@@ -36,11 +36,15 @@ def change_words(rev: Revision, when: str = "") -> str:
     return words if _of(rev, "complete") else words + PARTLY_UNKNOWN
 
 
+def dated(label: str, date: str | None) -> str:
+    """A version as pages name it: "1.4 (2021-05-18)"; a version named by its date once ("2023-04-14")."""
+    return f"{label} ({date})" if date and date != label else label
+
+
 def revision_line(rev: Revision, versioned: bool = True) -> str:
     """A page's version line: "Amended in 1.4 (2021-05-18)."; a game whose documents name no version
     says nothing of versions, only that a text is partly unknown."""
     if not versioned:
         return "" if _of(rev, "complete") else "Exact wording partly unknown."
-    date = _of(rev, "date")
-    words = change_words(rev, f" in {_of(rev, 'version')}" + (f" ({date})" if date else ""))
+    words = change_words(rev, f" in {dated(_of(rev, 'version'), _of(rev, 'date'))}")
     return words[:1].upper() + words[1:] + "."
