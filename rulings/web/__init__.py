@@ -20,6 +20,7 @@ from ..markup import plain_text
 from ..settings import ServerOptions, Settings
 from . import budget, errors
 from .cache import DEFAULT_MIB, LOADED, AnswerCache
+from .compress import Compress
 from .context import layout, site_urls
 from .security import MAX_BODY_BYTES, SECURITY_HEADERS, check_host
 from .state import Current
@@ -76,13 +77,15 @@ def create_app(settings: Settings | None = None, *, static_export: bool = False)
     configure(app, settings, static_export)
     current = Current(Path(settings.store), app.logger, app.config["ANSWER_CACHE_BYTES"], warmer(app))
     app.extensions["rulings"] = current
-    app.wsgi_app = AnswerCache(  # type: ignore[method-assign]  # Flask's documented WSGI middleware
+    cached = AnswerCache(
         app.wsgi_app,
         current.get,
         lambda: app.config["BASE_URL"],
         params_read(app),
         lambda: app.config["TIME_LIMIT"] or ServerOptions.time_limit,
     )
+    # Flask's documented way to add WSGI middleware; gzip outside the cache, which keeps identity bodies
+    app.wsgi_app = Compress(cached)  # type: ignore[method-assign]
     app.before_request(start_time_limit)
     app.teardown_request(end_time_limit)
     app.before_request(check_host)
