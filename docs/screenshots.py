@@ -43,7 +43,7 @@ def pages(page, server: str, export: Path, magic: bool) -> None:
 
     page.goto(f"{server}/marvel-champions/changes/1.3..1.4")
     change = page.locator("details.change", has_text="Attack (Enemy Activation)")
-    change.locator("summary small").first.tap()  # opens the redline (the summary's name is a link)
+    change.locator("summary").tap()  # opens the redline
     change.scroll_into_view_if_needed()
     page.evaluate("window.scrollBy(0, -120)")
     shoot(page, "change-report")
