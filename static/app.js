@@ -139,9 +139,15 @@
     function hint() {
       bar.classList.toggle("more", bar.scrollLeft + bar.clientWidth < bar.scrollWidth - 2);
     }
+    // and the sticky header it sits in (two rows high on some screens) never hides where a jump lands
+    var header = bar.closest("header");
+    function fit() {
+      hint();
+      if (header) { document.documentElement.style.scrollPaddingTop = (header.offsetHeight + 8) + "px"; }
+    }
     bar.addEventListener("scroll", hint, { passive: true });
-    window.addEventListener("resize", hint);
-    hint();
+    window.addEventListener("resize", fit);
+    fit();
   });
   if (window.matchMedia("(min-width: 60rem)").matches) {
     $all("details.group[id^='letter-']").forEach(function (d) { d.open = true; });
