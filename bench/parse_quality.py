@@ -37,6 +37,13 @@ PHANTOMS = {
     "Roman numeral": re.compile(r"^[IVX]+\.?$"),
     "pointer line": re.compile(r"^(?:see(?: also)?|related(?: topics?)?)$", re.I),
     "label: name": re.compile(r"^[^:]{1,30}:\s+\S"),
+    "page reference": re.compile(r"(?:\bp(?:g|age)?s?\.?\s*|\.{3,}\s*)\d+\s*$", re.I),  # "Setup \u2014 pg. 2"
+    "numbered label": re.compile(
+        r"^(?:step|phase|round|turn|stage|part|chapter|act|action|level|option|mode)\s+"
+        r"(?:\d+|[A-Z]|one|two|three|four|five|six|seven|eight|nine|ten)$",
+        re.I,
+    ),  # "Round Two", "Action B"
+    "question title": re.compile(r"^(?:how|what|why)\s+\S+\s+\S", re.I),  # "How a Hero Searches for Treasure"
 }
 
 
@@ -47,7 +54,7 @@ def phantom_kinds(parsed) -> Counter:
     for entry in parsed.entries:
         if entry.kind not in ("entry", "keyword"):
             continue
-        kinds.update(kind for kind, pattern in PHANTOMS.items() if pattern.match(entry.name))
+        kinds.update(kind for kind, pattern in PHANTOMS.items() if pattern.search(entry.name))
         key = name_key(entry.name)
         if key in seen:
             kinds["doubled"] += 1
