@@ -1,7 +1,7 @@
 """Definitions as publishers write them, and when a run of them is a glossary.
 
 A definition opens a paragraph: ``**Term:** text``, ``**Term**: text``, ``**Term** - text``,
-``*Term:* text``, ``**Term: text** text``, ``**TERM** Text`` (a name in capitals),
+``*Term:* text``, ``**Term** (aside): text``, ``**Term: text** text``, ``**TERM** Text`` (a name in capitals),
 ``**Term**`` alone on its line (the text follows), or a plain ``Term: text``
 (held to a stricter idea of a name). Whether openers are glossary entries depends on where they
 stand: in a section whose title says it is a glossary, or in a run long enough and alphabetical
@@ -24,6 +24,9 @@ SEPARATOR = r"(?::|\.(?=[\s*_]|$)|\s?[\u2014\u2013=]|\s-(?=\s))"  # "Term:", "Te
 NAME = r"(?P<term>(?:\\[*_]|[^*_])+?)"  # emphasis marks may stand in a name escaped: "**\\* (asterisk):**"
 INSIDE = re.compile(rf"^{EMPHASIS}{NAME}\s*{SEPARATOR}\s*(?P=m)\s*(?P<rest>.*)$")  # **Term:** text
 AFTER = re.compile(rf"^{EMPHASIS}{NAME}\s*(?P=m)\s*{SEPARATOR}\s*(?P<rest>.*)$")  # **Term** - text
+ASIDE = re.compile(  # **Term** (an aside): text
+    rf"^{EMPHASIS}{NAME}\s*(?P=m)\s*(?P<aside>\([^()]{{1,100}}\))\s*{SEPARATOR}\s*(?P<rest>.*)$"
+)
 ALONE = re.compile(rf"^(?P<m>\*\*\*|\*\*|__){NAME}(?P=m)\s*$")  # **Term**
 RUNNING = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_:]{1,60}?):\s+(?P<rest>[^*_].*)$")  # **CHEST: Take a token** if…
 CAPITALS = re.compile(  # **MOVE** Move…
@@ -32,8 +35,11 @@ CAPITALS = re.compile(  # **MOVE** Move…
 PLAIN = re.compile(r"^(?P<term>[A-Z0-9\"\u201c+][^:]{0,58}?)\s*:\s+(?P<rest>\S.*)$")  # Term: text
 LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
 NUMBERED_LABEL = re.compile(
-    r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section|example|figure|diagram)\s*\d", re.I
-)  # "Step 2", "Example 1": a place in a sequence, not a name
+    r"^(?:step|phase|round|turn|stage|part|chapter|page|rule|section|example|figure|diagram)\s*\d"
+    r"|^(?:step|phase|round|stage|part|chapter|act|level|option|mode|action)\s+"
+    r"(?:[IVX]+|[A-Za-z]|one|two|three|four|five|six|seven|eight|nine|ten)(?:$|[\s:.,)])",
+    re.I,
+)  # "Step 2", "Example 1", "Phase IV", "Action B", "Round Two": a place in a sequence, not a name
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
         | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? (?!(?:st|nd|rd|th)\b)[^\W\d]  # "1 - Flip"
@@ -61,6 +67,9 @@ LABELS = frozenset({"attention", "optional", "variant", "clarification", "errata
 POINTERS = re.compile(r"^(?:see(?:\s+also)?|related(?:\s+(?:topics?|rules?|entries|terms?|sections?))?)$", re.I)
 NAME_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
 SENTENCE_INSIDE = re.compile(r"[^\W\d_]{2}[.!?;]\s+[\"\u201c]?[^\W\d_]{2}")  # "Setup. Place…", not "max. X"
+# "Setup \u2014 pg. 2", "Movement ..... 7": a line of a table of contents
+PAGE_REFERENCE = re.compile(r"(?:\bp(?:g|age)?s?\.?\s*|\.{3,}\s*)\d+\s*$", re.I)
+HOW_TO = re.compile(r"^(?:how|what|why|where|who|which)\s+\S+\s+\S", re.I)  # "How a Hero Searches": a topic, said
 
 
 @dataclass
@@ -100,6 +109,8 @@ def term_like(term: str, plain: bool, in_glossary: bool = False) -> bool:
         return False
     if SENTENCE_INSIDE.search(bare) or not re.search(r"[^\W\d_]", bare):  # "V.A.T.S. Dice", "max. X" are names
         return False
+    if PAGE_REFERENCE.search(bare) or bare.startswith("("):
+        return False  # a contents line, an aside
     if plain:
         if words[0].lower() in FUNCTION_WORDS or not (bare[0].isupper() or bare[0].isdigit()):
             return False
@@ -148,7 +159,9 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
         return None  # neither emphasis nor a colon near the start: most paragraphs, quickly
     if line_list(raw, lines):
         return None
-    patterns = ((INSIDE, "bold"), (AFTER, "bold"), (ALONE, "bold-alone"), (RUNNING, "bold"), (CAPITALS, "bold"))
+    patterns = (
+        (INSIDE, "bold"), (AFTER, "bold"), (ASIDE, "bold"), (ALONE, "bold-alone"), (RUNNING, "bold"), (CAPITALS, "bold")
+    )  # fmt: skip
     for pattern, style in (*patterns, (PLAIN, "plain")):
         match = pattern.match(line)
         if not match:
@@ -159,6 +172,8 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
         if not term_like(term, plain=style == "plain", in_glossary=in_glossary):
             return None
         rest = match.group("rest") if style != "bold-alone" else ""
+        if pattern is ASIDE:
+            rest = f"{match.group('aside')} {rest}"  # "(previously earned as a bonus) Benefit of 2 points."
         if style == "plain" and credit_line(rest):
             return None
         return Definition(term, _text_after(raw, line, rest), style, listed)
@@ -215,6 +230,40 @@ def variant_of(name: str, base: str) -> bool:
     """ "Clash PLUS" of "Clash", "Blast Off Plus (Action)" of "Blast Off (Action)": a keyword's stronger form."""
     match = VARIANT.match(QUALIFIER.sub("", fold(name)).strip())
     return match is not None and sort_key(match["base"]) == sort_key(QUALIFIER.sub("", fold(base)))
+
+
+NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    "|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final"
+)
+SERIAL_WORD = re.compile(rf"^(?:[a-z]?\d+[a-z]?|[a-z]|{NUMBER_WORDS})$")  # "2", "c1", "A01a", "B", "Two", "First"
+NAME_FIELD = re.compile(r"^(?:[\w\u2019']+\s+){0,2}?(?:name|title)\b", re.I)  # "Hero's Name, Race…", "Title"
+SECTION_WORDS = frozenset(
+    {"setup", "set up", "gameplay", "game play", "goal", "goals", "scoring", "special rules", "ties", "overview",
+     "end of the game", "game end", "winning", "how to win", "victory", "preparation", "components", "rules"}
+)  # fmt: skip
+
+
+def serial_names(names: list[str]) -> bool:
+    """ "Round One", "Round Two"; "First tiebreaker", "Second tiebreaker"; "Action A", "Action B"; "c1",
+    "c2": places in a sequence told apart by a number or a letter, not the names of several things."""
+    rests = set()
+    for name in names:
+        words = sort_key(name).split()
+        if not any(SERIAL_WORD.match(w) for w in words):
+            return False
+        rests.add(" ".join(w for w in words if not SERIAL_WORD.match(w)))
+    return len(names) >= 2 and len(rests) == 1
+
+
+def look_up_names(names: list[str]) -> bool:
+    """Whether the names of a definition list outside any glossary name things a player looks up. Not a
+    card's anatomy (its callouts name a name or title field: "Hero's Name", "Title", "Cost"), a numbered
+    series, or chapters set in bold ("Setup", "Gameplay", "Special Rules", "Advanced Variant")."""
+    if any(NAME_FIELD.match(n) for n in names) or serial_names(names):
+        return False
+    chapters = sum(1 for n in names if sort_key(n) in SECTION_WORDS or sort_key(n).endswith(" variant"))
+    return chapters * 2 < len(names)
 
 
 def credits_title(title: str) -> bool:

@@ -14,6 +14,7 @@ was made (``Entry.why``), and every line is accounted for.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ...text import name_key, term_names, title_case
@@ -24,6 +25,7 @@ from .common import extract_subdefinitions, mend_broken_blocks, number_steps, to
 from .definitions import (
     DIVIDER,
     GLOSSARY_RUN,
+    HOW_TO,
     Definition,
     alphabetical,
     credits_title,
@@ -31,6 +33,8 @@ from .definitions import (
     document_part,
     glossary_lines,
     glossary_title,
+    look_up_names,
+    sort_key,
     term_like,
     variant_of,
 )
@@ -48,7 +52,8 @@ DEFINITION_LIST = 2  # emphasised definitions one after another that make a defi
 # Sections whose labelled paragraphs are not look-up entries: worked examples, the callouts of a card's
 # picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round.
 NOT_LOOKUP = re.compile(
-    r"\bexamples?\b|\banatomy\b|\bset[- ]?up\b|\bsetting up\b|\bpreparation\b|\bturns?\b|\bphases?\b|\brounds?\b",
+    r"\bexamples?\b|\banatomy\b|\bset[- ]?up\b|\bsetting up\b|\bpreparation\b|\bturns?\b|\bphases?\b|\brounds?\b"
+    r"|\bnotes\b",
     re.I,
 )
 
@@ -78,12 +83,14 @@ def definition_list(
     """Definitions of one section ("**Recruit:** …" then "**Farm:** …"), whatever their order: the look-up
     lists of a learn-to-play book. Emphasised names with their text on the same line: paragraphs with
     whatever text between them, list items of one list (nothing but nested items between two); a name
-    alone or a plain "Term: text" (a label, a table's line) never makes one."""
+    alone or a plain "Term: text" (a label, a table's line) never makes one, nor do names a section
+    repeats (the fields of a template: "Condition:", "Effect:" under each power) or names that are not
+    look-up names (``look_up_names``)."""
     position = {id(raw): n for n, raw in enumerate(raws)}
     runs: list[list[tuple[RawBlock, Definition]]] = []
     for raw, d in found:
-        if d.style not in ("bold", "italic") or not d.text or raw.number or raw.depth:
-            continue
+        if d.style not in ("bold", "italic") or not d.text or raw.number or raw.depth or HOW_TO.match(d.term):
+            continue  # ... "How a Hero Searches": a topic put as a question, the text is what to do
         if runs:
             last_raw, last = runs[-1][-1]
             between = raws[position[id(last_raw)] + 1 : position[id(raw)]]
@@ -92,7 +99,16 @@ def definition_list(
                 runs[-1].append((raw, d))
                 continue
         runs.append([(raw, d)])
-    return [pair for run in runs if len(run) >= DEFINITION_LIST and not numbered_series(run) for pair in run]
+    printed = Counter(sort_key(d.term) for run in runs for _, d in run)
+    return [
+        pair
+        for run in runs
+        if len(run) >= DEFINITION_LIST
+        and not numbered_series(run)
+        and look_up_names([d.term for _, d in run])
+        and sum(printed[sort_key(d.term)] > 1 for _, d in run) * 2 < len(run)  # "Condition:", "Effect:" each time
+        for pair in run
+    ]
 
 
 def numbered_series(run: list[tuple[RawBlock, Definition]]) -> bool:
@@ -353,6 +369,7 @@ class _Walk:
         elif (
             not context.rulings
             and not NOT_LOOKUP.search(context.path[-1] if context.path else "")
+            and not (context.path and document_part(context.path[-1]))
             and (chosen := definition_list(raws, found))
         ):
             where = f" under {context.path[-1]!r}" if context.path else ""

@@ -1,0 +1,178 @@
+"""Rulebooks read blind, round 2 (issue 33): a definition list in an ordinary section is a look-up list
+only when its names are names a player looks up. One small fixture per kind of phantom term found in a
+seeded sample of the scale corpus (contents lines, a card's anatomy, numbered series, chapters set in
+bold, the fields of a template, topics put as questions) and per kind of entry still missed."""
+
+from __future__ import annotations
+
+from .test_rulebook_glossaries import read, terms
+
+
+def test_a_contents_list_gives_no_terms():
+    text = """# Colonies Rulebook
+
+## Contents
+
+- **Setup** \u2014 pg. 2
+- **Game Play** \u2014 pg. 5
+- **Event Cards** \u2014 pg. 12
+
+## Setup
+
+Each player takes a faction.
+"""
+    assert terms(read(text)) == {}
+
+
+def test_a_cards_anatomy_gives_no_terms():
+    text = """# Dungeon Rules
+
+## The Hero Card
+
+Here is what a Hero Card looks like.
+
+- **Hero's Name and Class:** The top line shows the Hero's class.
+- **AC (Armor Class):** The Hero's defense score.
+- **Speed:** The number of squares the Hero moves.
+- **Powers:** How many Power Cards the Hero uses.
+"""
+    assert terms(read(text)) == {}
+
+
+def test_numbered_series_give_no_terms():
+    """Places in a sequence told apart by a number word, an ordinal or a letter."""
+    text = """# City Rules
+
+## Ending the Game
+
+- **First tiebreaker:** the most coins.
+- **Second tiebreaker:** the most tiles.
+
+## Two-Player Game
+
+**Round One:** Each player drafts two tiles.
+
+**Round Two:** Each player drafts one tile.
+
+## Automa
+
+**Action A:** The bot builds.
+
+**Action B:** The bot scores.
+"""
+    assert terms(read(text)) == {}
+
+
+def test_labels_with_a_roman_numeral_or_a_number_word_are_never_terms():
+    text = """# Empire Rules
+
+## Keywords
+
+**Phase IV:** Players score.
+
+**Level I:** A building of the first level.
+
+**Option Two:** The short game.
+
+**Tax:** A coin paid to the bank.
+
+**Trade:** Swap two goods.
+"""
+    assert list(terms(read(text))) == ["Tax", "Trade"]
+
+
+def test_chapters_set_in_bold_give_no_terms():
+    text = """# Realm Rules
+
+## The Oracle Ruin
+
+**Setup:** Place the Oracle beside the board.
+
+**Gameplay:** The Oracle moves each round.
+
+**Special Rules:** The Oracle cannot be attacked.
+
+## At the End of the Game
+
+**Sector Majority:** Each sector scores for the most tokens.
+
+**Advanced Variant:** Draft the factions instead.
+"""
+    assert terms(read(text)) == {}
+
+
+def test_the_fields_of_a_template_give_no_terms():
+    """ "Condition:" and "Effect:" under each power are fields, printed again for every power."""
+    text = """# Cave Rules
+
+## Powers
+
+**Abyssal Threat**
+
+- **Condition:** allocate 1, 2 or 3 dice of one color.
+- **Effect:** gain 3 points per die.
+
+**Supernatural Speed**
+
+- **Condition:** allocate 2 white dice.
+- **Effect:** the creatures gain one movement.
+"""
+    assert terms(read(text)) == {}
+
+
+def test_notes_and_topics_put_as_questions_give_no_terms_but_card_notes_stay_rulings():
+    text = """# Time Rules
+
+## Other Notes
+
+**Empty Hive Rule:** If you begin your turn without workers, add one.
+
+**End of Turn:** Discard the tokens that do not fit.
+
+## Searching
+
+**How a Hero Searches for Treasure:** Draw a Treasure card.
+
+**How Heroes Respond to Monsters:** The hero attacks first.
+
+## Card Clarifications
+
+- **Where you sent a Duplicate:** if you do not push a Duplicate, nothing happens.
+- **If there is another Agent:** the bonus triggers once.
+"""
+    doc = read(text)
+    assert terms(doc) == {}
+    assert [r.card for r in doc.rulings] == ["Where you sent a Duplicate", "If there is another Agent"]
+
+
+def test_a_name_with_an_aside_before_its_colon_is_read():
+    text = """# Travel Rules
+
+## Trains
+
+- **Starting Train token:** No benefits or penalties.
+- **Luxury Train token** (earned as a Day Bonus): Benefit of 2 points.
+- **Regular Train token** (taken from the supply): Penalty of 2 points.
+"""
+    found = terms(read(text))
+    assert list(found) == ["Starting Train token", "Luxury Train token", "Regular Train token"]
+    assert found["Luxury Train token"].text.endswith("(earned as a Day Bonus) Benefit of 2 points.")
+
+
+def test_a_definition_list_of_look_up_names_is_still_read():
+    """What the rules above leave alone: names that are things a player looks up, numbers in them or not."""
+    text = """# Harbour Rules
+
+## Tool Cards
+
+- **Seed Bag:** Gain one seed.
+- **Rake:** Move one tile.
+- **Hand Lens:** Look at two cards.
+
+## Icons
+
+**Gain 1 Mission:** Take a Mission card.
+
+**Move X:** Move up to X spaces.
+"""
+    assert list(terms(read(text))) == ["Seed Bag", "Rake", "Hand Lens", "Gain 1 Mission", "Move X"]
