@@ -176,3 +176,34 @@ def test_a_definition_list_of_look_up_names_is_still_read():
 **Move X:** Move up to X spaces.
 """
     assert list(terms(read(text))) == ["Seed Bag", "Rake", "Hand Lens", "Gain 1 Mission", "Move X"]
+
+
+def test_a_name_a_definition_list_defines_again_is_one_term():
+    """A mode restated under the rule it changes is the term mentioned again, not a second term; a
+    glossary's own term of the name wins over a definition list's, wherever each stands."""
+    text = """# Night Rules
+
+## Goal of the Game
+
+- **Rookie Mode:** Come back to the Castle or the Cemetery.
+- **Elder Mode:** Come back to the Castle.
+
+## Missions
+
+**Crypt:** Gain a Mission.
+
+**Well:** Hunt once more.
+
+**Rookie Mode:** Look at the Missions and pick one.
+
+## Glossary
+
+**Crypt:** A space of the Mountains.
+
+**Hunt:** Take a Human card.
+"""
+    doc = read(text)
+    found = terms(doc)
+    assert sorted(found) == ["Crypt", "Elder Mode", "Hunt", "Rookie Mode", "Well"]
+    assert found["Rookie Mode"].line == 5 and found["Crypt"].line == 18
+    assert {e.line for e in doc.entries if e.kind == "section" and e.name in ("Rookie Mode", "Crypt")} == {14, 10}

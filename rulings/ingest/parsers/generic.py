@@ -50,7 +50,7 @@ NUMBERED = re.compile(
 HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
 DEFINITION_LIST = 2  # emphasised definitions one after another that make a definition list in any section
 # Sections whose labelled paragraphs are not look-up entries: worked examples, the callouts of a card's
-# picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round.
+# picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round, notes.
 NOT_LOOKUP = re.compile(
     r"\bexamples?\b|\banatomy\b|\bset[- ]?up\b|\bsetting up\b|\bpreparation\b|\bturns?\b|\bphases?\b|\brounds?\b"
     r"|\bnotes\b",
@@ -143,6 +143,23 @@ def demote_repeats(entries: list[Entry]) -> None:
                 entry.why += f"; kept as a section: its run repeats the terms from line {kept.line}"
 
 
+def demote_doubles(entries: list[Entry], loose: set[int]) -> None:
+    """A term of a definition list (``loose``: their ids) whose name another term of the document has (a
+    mode restated under the rule it changes, an action listed again in a summary) is that term mentioned
+    again: it is kept as a section, so the document has one term of the name, a glossary's own if there is
+    one, else the first."""
+    terms = [e for e in entries if e.kind == "entry"]
+    owners: dict[str, Entry] = {}
+    for entry in terms:
+        if id(entry) not in loose:
+            owners.setdefault(name_key(entry.name), entry)
+    for entry in terms:
+        owner = owners.setdefault(name_key(entry.name), entry)
+        if owner is not entry and id(entry) in loose:
+            entry.kind = "section"
+            entry.why += f"; kept as a section: the term at line {owner.line} has its name"
+
+
 class GenericParser:
     """Sections, glossaries, rulings and cross-references from any Markdown or plain-text rulebook."""
 
@@ -160,6 +177,7 @@ class GenericParser:
         walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
         walk.finish_rulings()
         demote_repeats(doc.entries)
+        demote_doubles(doc.entries, walk.loose)
         link_references(doc.entries, walk.anchors, walk.numbers)
         index_references(doc.entries, source.lines)
         return doc
@@ -175,6 +193,8 @@ class _Walk:
         numbered = (NUMBERED.match(s.title) for s in root.walk() if s.line)
         self.numbers = {(m["number"] or m["number2"]).lower(): m.group(0) for m in numbered if m}  # "see 8A2"
         self.card_lines: list[int] = []  # a card heading's lines, given to the first ruling about the card
+        self.listed: set[int] = set()  # the ids of the blocks chosen as definitions of a definition list
+        self.loose: set[int] = set()  # the ids of the terms those blocks opened (``demote_doubles``)
 
     # -- sections ---------------------------------------------------------------
     def section(self, node: Section, context: Context) -> None:
@@ -330,6 +350,8 @@ class _Walk:
                 defined, why = terms[id(raw)]
                 ruling = None
                 entry = Entry("entry", names_of(defined.term), raw.line, path=list(context.path), why=why)
+                if id(raw) in self.listed:
+                    self.loose.add(id(entry))
                 self.keep_printed(entry, defined.term)
                 entry.lines.extend(raw.lines)
                 first = [RawBlock(raw.kind, defined.text, list(raw.lines), raw=raw.raw)] if defined.text else []
@@ -374,6 +396,7 @@ class _Walk:
         ):
             where = f" under {context.path[-1]!r}" if context.path else ""
             why = f"one of {len(chosen)} definitions of a section{where}"
+            self.listed.update(id(r) for r, _ in chosen)
         else:
             return {}
         return {id(r): (d, why) for r, d in chosen}
