@@ -207,3 +207,22 @@ def test_a_name_a_definition_list_defines_again_is_one_term():
     assert sorted(found) == ["Crypt", "Elder Mode", "Hunt", "Rookie Mode", "Well"]
     assert found["Rookie Mode"].line == 5 and found["Crypt"].line == 18
     assert {e.line for e in doc.entries if e.kind == "section" and e.name in ("Rookie Mode", "Crypt")} == {14, 10}
+
+
+def test_a_list_announced_as_steps_gives_no_terms():
+    text = """# Battle Rules
+
+## Resolving Attacks
+
+To resolve an attack, take the following steps, in order:
+
+* **Determine Attack Dice:** Each attack lists a number of dice.
+* **Roll Attack Dice:** Each roll of its value or more is a Hit.
+* **Defender Suffers Wounds:** Each unblocked Hit removes one model.
+
+## Condition Tokens
+
+* **Panicked:** The unit cannot use abilities.
+* **Weakened:** The unit rolls one die fewer.
+"""
+    assert list(terms(read(text))) == ["Panicked", "Weakened"]

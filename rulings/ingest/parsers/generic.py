@@ -48,6 +48,7 @@ NUMBERED = re.compile(
     rf"^(?P<number>{NUMBER})[.)]?\s+(?P<title>[^\W\d].*)$|^(?P<title2>[^\W\d].*?)\s*\((?P<number2>\d+(?:\.\d+)+)\)$"
 )  # "8A. Castling", "Phase One (2.1)": a title with the number of its rule
 HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
+STEPS = re.compile(r"\b(?:following|these|the)\s+(?:\w+\s+)?steps\b|\bin (?:the following |this )?order\s*[:.]", re.I)
 DEFINITION_LIST = 2  # emphasised definitions one after another that make a definition list in any section
 # Sections whose labelled paragraphs are not look-up entries: worked examples, the callouts of a card's
 # picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round, notes.
@@ -104,11 +105,18 @@ def definition_list(
         pair
         for run in runs
         if len(run) >= DEFINITION_LIST
+        and not announced_steps(raws, position[id(run[0][0])])
         and not numbered_series(run)
         and look_up_names([d.term for _, d in run])
         and sum(printed[sort_key(d.term)] > 1 for _, d in run) * 2 < len(run)  # "Condition:", "Effect:" each time
         for pair in run
     ]
+
+
+def announced_steps(raws: list[RawBlock], first: int) -> bool:
+    """A list the paragraph before it announces as steps ("take the following steps, in order:"): a
+    procedure, whose items are what to do, not names to look up."""
+    return first > 0 and raws[first - 1].kind == "para" and bool(STEPS.search(raws[first - 1].text))
 
 
 def numbered_series(run: list[tuple[RawBlock, Definition]]) -> bool:
