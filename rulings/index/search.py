@@ -17,17 +17,15 @@ import json
 import math
 import re
 import unicodedata
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import query as Q
 
-from ..casing import sentence_case
 from ..errors import Unanswerable
 from ..graph import answers
 from ..graph.store import Store
-from ..text import is_all_caps, name_key
+from ..text import name_key
 from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
@@ -35,6 +33,7 @@ from .pool import SearcherPool
 from .query import BUDGET, Plan, Planner, common_limit, fields_of
 from .schema import QUESTION_WORDS, word_analyzer
 from .scope import VARIANT_PRIOR, names_variant
+from .snippets import CLOSE, OPEN, Readable, marks
 from .spelling import SpellingWords
 from .storage import index_storage
 from .topdocs import FilterSets, TermScores, TopDocuments, top_documents
@@ -73,7 +72,6 @@ KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8
 PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
 AMENDED_SHARE = 0.5  # a ruling scoring this share of a text it is about ranks above it (it amends it)
 WARM_QUERIES = ("rules", "rules of play")  # what a new set of searchers answers before it serves
-OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
 
 
 @dataclass
@@ -129,63 +127,6 @@ class Results:
         }
 
 
-def snippet(text: str, pattern: re.Pattern | None, width: int = 220, names: tuple[str, ...] = ()) -> str:
-    """The sentence of ``text`` that holds the most query words, and what follows it, as pages show it
-    (``readable``), query words marked."""
-    start = answering_sentence(text, pattern) if pattern else 0
-    piece = text[start : start + width]
-    cut = start + width < len(text)
-    piece = readable(piece.rsplit(" ", 1)[0] if cut else piece, names, caps=is_all_caps(text[:CAPS_SAMPLE]))
-    piece = ("\u2026" if start else "") + piece + ("\u2026" if cut else "")
-    return pattern.sub(lambda m: f"{OPEN}{m.group(0)}{CLOSE}", piece) if pattern else piece
-
-
-# A sentence: up to a full stop, question or exclamation mark not followed by a letter or digit ("702.19b" is
-# no end), or a line's end.
-SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+(?=[\w\"\u201d)])[^.!?\n]*)*(?:[.!?]+|\n|$)")
-SCANNED = 1500  # characters of a text looked at for the sentence that answers (the rest: the opening)
-CAPS_SAMPLE = 400  # characters of a text that tell whether it is written in ALL CAPS
-
-
-def answering_sentence(text: str, pattern: re.Pattern) -> int:
-    """Where the sentence with the most distinct query words starts (the first of equals); 0 if none has one."""
-    words: dict[int, set[str]] = {}  # sentence start -> the query words it holds
-    starts: list[int] = []
-    matches = list(pattern.finditer(text, 0, SCANNED))
-    if not matches:
-        return 0
-    for sentence in SENTENCE.finditer(text, 0, SCANNED):
-        if sentence.group(0):
-            starts.append(sentence.start())
-    for match in matches:
-        at = starts[max(bisect_right(starts, match.start()) - 1, 0)] if starts else 0
-        words.setdefault(at, set()).add(match.group(0).lower())
-    best = max(words, key=lambda at: (len(words[at]), -at))
-    return best + len(text[best:]) - len(text[best:].lstrip()) if text[best : best + 1].isspace() else best
-
-
-EMPHASIS = re.compile(r"(?<![\w*_])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*_])", re.S)
-STRAY_MARKUP = re.compile(r"(?<![\w*_])[*_]+(?=\w)|(?<=\w)[*_]+(?![\w*_])")  # emphasis cut by the snippet's ends
-
-
-def readable(text: str, names: tuple[str, ...] = (), caps: bool | None = None) -> str:
-    """A text as pages show it: emphasis markup dropped, an ALL CAPS text (``caps``: its whole, when this is a
-    piece of it) in sentence case, its names kept."""
-    if "*" in text or "_" in text:
-        text = STRAY_MARKUP.sub("", EMPHASIS.sub(r"\2", text))
-    return sentence_case(text, names) if (is_all_caps(text) if caps is None else caps) else text
-
-
-def marks(marked: str) -> list[list[int]]:
-    """[start, end] of each highlighted stretch in the snippet as shown (markers removed)."""
-    out, shift = [], 0
-    for match in re.finditer(f"{OPEN}(.*?){CLOSE}", marked, re.S):
-        start = match.start() - shift
-        out.append([start, start + len(match.group(1))])
-        shift += 2
-    return out
-
-
 def clean_query(text: str) -> tuple[str, bool]:
     """Drop control characters, collapse space, cap the length."""
     text = "".join(" " if unicodedata.category(c).startswith("C") else c for c in (text or ""))
@@ -236,6 +177,18 @@ class _Group:
         return self.entry_fields or self.entry_read or self.best_fields
 
 
+@dataclass
+class Ranking:
+    """A query's answers, best first, before any hit is made: a spelling correction is weighed on its ranking,
+    and only the hits of the page asked for are made (their passage, their snippet)."""
+
+    text: str  # the query ranked (as corrected, when it was)
+    groups: list[_Group]
+    coverage: float  # how much of the query the best answers cover (0..1)
+    pattern: re.Pattern | None  # the query's words, to mark in snippets
+    pointing: dict  # the words that tell which passage of an entry answers
+
+
 def holding_searchers(method):
     """The method runs holding a set of Whoosh searchers (``Searcher.lend``)."""
 
@@ -268,6 +221,7 @@ class Searcher:
         store = self.store = Store(build)
         self._names: dict[str, tuple[str, ...]] = {}  # a game's display names (``_display_names``)
         self.completions = Completions(store)
+        self.readable = Readable(self._display_names)  # snippets as the pages show texts
         general = Synonyms(LEXICON.synonyms, self.words)
         vocabularies = store.vocabularies()
         self.synonyms = {game: general.merged(v) for game, v in vocabularies.items()}
@@ -410,11 +364,10 @@ class Searcher:
         filters = self.filters(game, kind, version)
         if partial:
             cleaned = self.complete_last_word(cleaned)
-        hits, coverage = self.run(cleaned, filters, limit, version, game)
-        if coverage < 1.0:
-            self.try_correction(results, cleaned, hits, coverage, filters, limit, version, game)
-        else:
-            results.hits = hits
+        ranking = self.rank(cleaned, filters, version, game)
+        if ranking.coverage < 1.0:
+            ranking = self.try_correction(results, ranking, filters, version, game)
+        results.hits = self.page(ranking, limit, version)
         if not results.hits:
             results.message = "no matches"
             results.suggestions = self.closest_names(cleaned, game)
@@ -437,17 +390,18 @@ class Searcher:
             raise Unanswerable("unknown-game", f"No game {game!r}.")
         return answers.version_by_label(self.store, found, asked).label
 
-    def try_correction(self, results, text, hits, coverage, filters, limit, version, game) -> None:
-        """Take a spelling correction only when its best hit answers clearly more of the query."""
-        results.hits = hits
-        words = re.findall(r"[\w'\-]+", text)
+    def try_correction(self, results, ranking: Ranking, filters, version, game) -> Ranking:
+        """The ranking of the query spelling-corrected when its best answers cover clearly more of it."""
+        words = re.findall(r"[\w'\-]+", ranking.text)
         corrected, changed = self.correct(words)
         if not changed:
-            return
+            return ranking
         fixed = " ".join(corrected)
-        better, better_coverage = self.run(fixed, filters, limit, version, game)
-        if better and better_coverage >= max(0.5, coverage + 0.25):
-            results.did_you_mean, results.corrected, results.hits = fixed, True, better
+        better = self.rank(fixed, filters, version, game)
+        if better.groups and better.coverage >= max(0.5, ranking.coverage + 0.25):
+            results.did_you_mean, results.corrected = fixed, True
+            return better
+        return ranking
 
     @holding_searchers
     def complete_last_word(self, text: str) -> str:
@@ -508,43 +462,44 @@ class Searcher:
             return None
         return Q.And(parts) if len(parts) > 1 else parts[0]
 
-    def run(
-        self, text: str, filters: Q.Query | None, limit: int, version: str | None = None, game: str | None = None
-    ) -> tuple[list[Hit], float]:
-        """The hits for ``text`` and how much of the query the best one covers (0..1)."""
+    def rank(self, text: str, filters: Q.Query | None, version: str | None = None, game: str | None = None) -> Ranking:
+        """Every answer to ``text`` among the candidates, best first; no hit is made yet (``page``)."""
         plan = self.plan(text, broad=filters is None, game=game)
         if not plan.clauses:
-            return [], 0.0
+            return Ranking(text, [], 0.0, None, {})
         wanted, unseen, common = self.required_words(plan)
         pointing = {**common, **wanted}  # which of an entry's passages answers: its common words tell too
-        size = CANDIDATES
-        found = self._candidates(self.current_searcher, self.ix.indexname, plan, filters, size)
+        found = self._candidates(self.current_searcher, self.ix.indexname, plan, filters, CANDIDATES)
         if version:  # a past version's texts live in the history index too
-            found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, size)
+            found += self._candidates(self.history_searcher, self.history.indexname, plan, filters, CANDIDATES)
 
         def in_force(searcher, name: str):  # the documents the search's filters allow (None: all)
             return None if filters is None else self.filter_sets.get(searcher, name, filters)[1]
 
         groups = self._groups(found, wanted, pointing, text, set(plan.numbers), in_force)
         ranked = sorted(groups.values(), key=lambda g: (-g.best, g.rank))
-        pattern = self._highlighter(text, plan)
+        seen = sum(weight for _, weight in wanted.values())
+        best = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
+        # No telling word at all ("what happens" where every word is common): the coverage is the best's.
+        best_coverage = best * seen / (seen + unseen) if seen + unseen else best
+        return Ranking(text, ranked, best_coverage, self._highlighter(text, plan), pointing)
+
+    def page(self, ranking: Ranking, limit: int, version: str | None = None) -> list[Hit]:
+        """The first ``limit`` hits of a ranking, one per place shown: an entry pointing at its sub-definition is
+        that sub-definition. Only the answers shown are pointed at their passage and given a snippet."""
         hits: list[Hit] = []
         shown: set[str] = set()  # the URLs of the hits
-        for group in ranked:  # one hit per place shown: an entry pointing at its sub-definition is that sub-definition
-            self._point_at_answers([group], pointing)
-            self._point_at_numbers([group], text)
-            hit = self._hit(group, pattern, version)
+        for group in ranking.groups:
+            self._point_at_answers([group], ranking.pointing)
+            self._point_at_numbers([group], ranking.text)
+            hit = self._hit(group, ranking.pattern, version)
             if hit.url in shown:
                 continue
             shown.add(hit.url)
             hits.append(hit)
             if len(hits) == limit:
                 break
-        seen = sum(weight for _, weight in wanted.values())
-        best = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
-        # No telling word at all ("what happens" where every word is common): the coverage is the best's.
-        best_coverage = best * seen / (seen + unseen) if seen + unseen else best
-        return hits, best_coverage
+        return hits
 
     def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float, dict]:
         """The query's telling words: the forms that count for each, and its weight (rarer words weigh more).
@@ -631,6 +586,7 @@ class Searcher:
                 group.source = (searcher, walked, passage_tops.get(id(searcher), 1.0))
             group.best = max(group.best, score)
         asked = set(self.tokens(text))
+        whole, telling = name_key(text), set(wanted)
         for key, group in groups.items():
             if group.entry_fields is None:
                 group.entry_read = self._entry_of(*group.found_in[:2], key, in_force)
@@ -639,7 +595,7 @@ class Searcher:
             group.coverage = self.coverage(group.present, wanted)
             fields = group.entry
             # A name inside the query counts as much as the rest of the query agrees with the entry.
-            names = {id(f): self._name_bonus(f, text, set(wanted)) for f in [fields, *group.companions]}
+            names = {id(f): self._name_bonus(f, whole, telling) for f in [fields, *group.companions]}
             group.companions.sort(key=lambda f: -names[id(f)])  # the one the query names first, else the best found
             named = max(names.values())
             bonus = (2.0 if group.numbered else named) * group.coverage
@@ -695,7 +651,7 @@ class Searcher:
             key = group.entry["id"]
             if not self.df(reader, "parent", key, walked.name):
                 continue
-            docnums = [d for d in reader.postings("parent", key).all_ids() if d in walked.scores]
+            docnums = [d for d in self.term_scores.ids(searcher, walked.name, "parent", key) if d in walked.scores]
             if not docnums:
                 continue
             present = self._presence(searcher, docnums, pointing, walked)
@@ -727,7 +683,7 @@ class Searcher:
             reader = searcher.reader()
             if not self.df(reader, "parent", group.entry["id"], walked.name):
                 continue
-            for docnum in reader.postings("parent", group.entry["id"]).all_ids():
+            for docnum in self.term_scores.ids(searcher, walked.name, "parent", group.entry["id"]):
                 fields = self.term_scores.stored_fields(searcher, walked.name, docnum)
                 if (fields.get("number") or "").lower() in typed:
                     group.best_fields = fields
@@ -747,7 +703,7 @@ class Searcher:
             if "entry" not in found.schema or not self.df(reader, "entry", key, name):
                 continue
             allowed = in_force(found, name) if in_force else None
-            for docnum in reader.postings("entry", key).all_ids():
+            for docnum in self.term_scores.ids(found, name, "entry", key):
                 if allowed is None or docnum in allowed:
                     return self.term_scores.stored_fields(found, name, docnum)
         return None
@@ -787,7 +743,7 @@ class Searcher:
             entry["slug"],
             url,
             group.best,
-            snippet(text, pattern, names=self._display_names(entry["game"])),
+            self.readable.snippet(text, entry["game"], pattern),
             entry.get("subkind", "") if entry["kind"] != "passage" else "",
             entry.get("version"),
             number,
@@ -809,9 +765,9 @@ class Searcher:
         start, length = shown["span"]
         return entry.get("body", "")[start : start + length]
 
-    def _name_bonus(self, fields: dict, text: str, tokens: set[str]) -> float:
-        """How much of the query is this entry's name: all of it (2.0) or a share of its words."""
-        whole = name_key(text)
+    def _name_bonus(self, fields: dict, whole: str, tokens: set[str]) -> float:
+        """How much of the query (``whole``: its ``name_key``; ``tokens``: its telling words) is this entry's
+        name: all of it (2.0) or a share of its words."""
         bonus = 0.0
         for key in (k for k in (fields.get("name_keys") or "").split(",") if k):
             if key == whole:

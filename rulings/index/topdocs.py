@@ -120,9 +120,22 @@ class TermScores:
         return found
 
     def contains(self, searcher, name: str, fieldname: str, text: str, docnums: list[int]) -> list[int]:
-        """Those of ``docnums`` (sorted) that contain the term: from its kept postings, else from its
-        document ids alone, read and kept without a score (scoring every posting of a common word only
-        to learn which candidates have it was most of a first search across all games at 1,678 rulebooks)."""
+        """Those of ``docnums`` (sorted) that contain the term (``ids``)."""
+        ids = self.ids(searcher, name, fieldname, text)
+        out, start = [], 0
+        for docnum in docnums:
+            start = bisect_left(ids, docnum, start)
+            if start == len(ids):
+                break
+            if ids[start] == docnum:
+                out.append(docnum)
+        return out
+
+    def ids(self, searcher, name: str, fieldname: str, text: str) -> array:
+        """The documents that contain the term, in order: from its kept postings, else read and kept without a
+        score (scoring every posting of a common word only to learn which candidates have it was most of a
+        first search across all games at 1,678 rulebooks; an entry's passages, by their ``parent``, are read
+        for every hit shown)."""
         key = (name, fieldname, text)
         with self._lock:
             kept = self._kept.get(key)
@@ -137,14 +150,7 @@ class TermScores:
                 while self._ids_size > self.capacity:
                     _, dropped = self._ids.popitem(last=False)
                     self._ids_size -= len(dropped)
-        out, start = [], 0
-        for docnum in docnums:
-            start = bisect_left(ids, docnum, start)
-            if start == len(ids):
-                break
-            if ids[start] == docnum:
-                out.append(docnum)
-        return out
+        return ids
 
     def get(self, searcher, name: str, fieldname: str, text: str) -> tuple[array, array]:
         key = (name, fieldname, text)
