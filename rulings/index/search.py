@@ -41,6 +41,7 @@ from .topdocs import FilterSets, TermScores, TopDocuments, top_documents
 MAX_QUERY_CHARS = 200
 MAX_CORRECTED = 4  # unknown words per query given a fuzzy look-up
 TWO_EDITS_FROM = 6  # letters from which a typo may be two edits from the word meant ("menence": "menace")
+CORRECTIONS_KEPT = 4096  # unknown words whose closest known word is remembered
 COMPLETION_SCAN = 200  # words looked at to complete the last one being typed
 CANDIDATES = 100  # documents re-ranked, whatever the page size: a page size cuts the list, never re-ranks it
 PRESENCE_FIELDS = ("title", "names", "body")  # where a query word counts as present
@@ -318,16 +319,20 @@ class Searcher:
             for w in dict.fromkeys(word.lower() for word in words)
             if len(w) >= 5 and w.isalpha() and self.df(reader, "spell", w) == 0 and not self.inflection_known(reader, w)
         ]
-        fixes: dict[str, str] = {}
-        for lower in unknown[:MAX_CORRECTED]:
-            allowed = 2 if len(lower) >= TWO_EDITS_FROM else 1
-            candidates = [
-                (edits(lower, c), -self.df(reader, "spell", c), c) for c in self.spelling().within(lower, 2, prefix=1)
-            ]
-            close = [c for c in candidates if c[0] <= allowed]
-            if close:
-                fixes[lower] = min(close)[2]
+        fixes = {lower: fix for lower in unknown[:MAX_CORRECTED] if (fix := self.closest_word(lower))}
         return [fixes.get(word.lower(), word) for word in words], bool(fixes)
+
+    @functools.lru_cache(maxsize=CORRECTIONS_KEPT)  # noqa: B019 (one searcher per build, kept for its lifetime)
+    def closest_word(self, lower: str) -> str | None:
+        """The known word closest to ``lower`` within its allowed edits (``correct``), if any. Kept: walking
+        the Levenshtein automaton is most of what a query with a typo costs, and the same typos come back."""
+        reader = self.current_searcher.reader()
+        allowed = 2 if len(lower) >= TWO_EDITS_FROM else 1
+        candidates = [
+            (edits(lower, c), -self.df(reader, "spell", c), c) for c in self.spelling().within(lower, 2, prefix=1)
+        ]
+        close = [c for c in candidates if c[0] <= allowed]
+        return min(close)[2] if close else None
 
     def inflection_known(self, reader, word: str) -> bool:
         """The index has the word as another inflection ("tries": "try", "tried"): a word, not a typo."""
@@ -364,9 +369,7 @@ class Searcher:
         filters = self.filters(game, kind, version)
         if partial:
             cleaned = self.complete_last_word(cleaned)
-        ranking = self.rank(cleaned, filters, version, game)
-        if ranking.coverage < 1.0:
-            ranking = self.try_correction(results, ranking, filters, version, game)
+        ranking = self.rank_or_correct(results, cleaned, filters, version, game)
         results.hits = self.page(ranking, limit, version)
         if not results.hits:
             results.message = "no matches"
@@ -390,18 +393,41 @@ class Searcher:
             raise Unanswerable("unknown-game", f"No game {game!r}.")
         return answers.version_by_label(self.store, found, asked).label
 
-    def try_correction(self, results, ranking: Ranking, filters, version, game) -> Ranking:
-        """The ranking of the query spelling-corrected when its best answers cover clearly more of it."""
-        words = re.findall(r"[\w'\-]+", ranking.text)
-        corrected, changed = self.correct(words)
-        if not changed:
-            return ranking
-        fixed = " ".join(corrected)
-        better = self.rank(fixed, filters, version, game)
-        if better.groups and better.coverage >= max(0.5, ranking.coverage + 0.25):
-            results.did_you_mean, results.corrected = fixed, True
-            return better
+    def rank_or_correct(self, results, text: str, filters, version, game) -> Ranking:
+        """The ranking of ``text``, or of it spelling-corrected when the correction's best answers cover clearly
+        more of it (``results`` says so: ``did_you_mean``).
+
+        A query with words no text has covers at most the share of its telling words that texts have
+        (``required_words``): a correction covering clearly more than that is taken without ranking the
+        query as typed, which would cost a second ranking and change nothing."""
+        plan = self.plan(text, broad=filters is None, game=game)
+        better: Ranking | None = None
+        tried = False
+        if plan.clauses:
+            wanted, unseen, _ = self.required_words(plan)
+            if unseen:
+                seen = sum(weight for _, weight in wanted.values())
+                better, tried = self._corrected(text, filters, version, game), True
+                if self._taken(better, seen / (seen + unseen)):
+                    results.did_you_mean, results.corrected = better.text, True
+                    return better
+        ranking = self.rank(text, filters, version, game, plan)
+        if ranking.coverage < 1.0:
+            better = better if tried else self._corrected(text, filters, version, game)
+            if self._taken(better, ranking.coverage):
+                results.did_you_mean, results.corrected = better.text, True
+                return better
         return ranking
+
+    @staticmethod
+    def _taken(corrected: Ranking | None, coverage: float) -> bool:
+        """A corrected query's ranking is taken over one covering ``coverage`` when its best cover clearly more."""
+        return corrected is not None and bool(corrected.groups) and corrected.coverage >= max(0.5, coverage + 0.25)
+
+    def _corrected(self, text: str, filters, version, game) -> Ranking | None:
+        """The ranking of ``text`` with its unknown words spelling-corrected (None: nothing to correct)."""
+        corrected, changed = self.correct(re.findall(r"[\w'\-]+", text))
+        return self.rank(" ".join(corrected), filters, version, game) if changed else None
 
     @holding_searchers
     def complete_last_word(self, text: str) -> str:
@@ -462,9 +488,17 @@ class Searcher:
             return None
         return Q.And(parts) if len(parts) > 1 else parts[0]
 
-    def rank(self, text: str, filters: Q.Query | None, version: str | None = None, game: str | None = None) -> Ranking:
-        """Every answer to ``text`` among the candidates, best first; no hit is made yet (``page``)."""
-        plan = self.plan(text, broad=filters is None, game=game)
+    def rank(
+        self,
+        text: str,
+        filters: Q.Query | None,
+        version: str | None = None,
+        game: str | None = None,
+        plan: Plan | None = None,
+    ) -> Ranking:
+        """Every answer to ``text`` (planned as ``plan``, if given) among the candidates, best first; no hit is made
+        yet (``page``)."""
+        plan = plan or self.plan(text, broad=filters is None, game=game)
         if not plan.clauses:
             return Ranking(text, [], 0.0, None, {})
         wanted, unseen, common = self.required_words(plan)
