@@ -1,5 +1,7 @@
 """Search: the evaluation sample, typos, filters, versions, snippets, completion, hostile input."""
 
+import re
+
 import pytest
 
 from rulings.index.search import Searcher
@@ -168,3 +170,35 @@ def test_alter_ego_is_not_alteration(searcher):
         hits = searcher.search(typed, game="marvel-champions", limit=3).hits
         assert "Alteration Effect" not in [h.title for h in hits], typed
         assert "alter-ego" in hits[0].as_dict()["snippet"].lower(), typed
+
+
+def test_a_clear_correction_is_ranked_alone_and_changes_nothing(searcher, monkeypatch):
+    """A correction covering clearly more than the typed query could is taken without ranking the typed query
+    (a second ranking's cost); which ranking is shown is what comparing both rankings would choose."""
+    rank = searcher.rank
+    ranked: list[str] = []
+    monkeypatch.setattr(searcher, "rank", lambda text, *a, **k: ranked.append(text) or rank(text, *a, **k))
+    results = searcher.search("quickstrke", game="marvel-champions")
+    assert results.did_you_mean == "quickstrike" and ranked == ["quickstrike"]
+
+    games = {"marvel-champions", "sentinels-of-the-multiverse", "vs-system-2pcg"}
+    typos = [(c.game, c.query) for c in question_cases(games=games) if c.kind == "typo"] + TYPOS
+    for game, query in typos:
+        results = searcher.search(query, game=game)
+        with searcher.lend():  # both rankings, and the rule that chooses between them
+            filters = searcher.filters(game, None, None)
+            typed = rank(query, filters, None, game)
+            words, changed = searcher.correct(re.findall(r"[\w'\-]+", query))
+            fixed = rank(" ".join(words), filters, None, game) if changed else None
+            taken = fixed is not None and bool(fixed.groups) and fixed.coverage >= max(0.5, typed.coverage + 0.25)
+            expected = searcher.page(fixed if taken and fixed else typed, 10)
+        assert results.did_you_mean == (fixed.text if taken and fixed else None), query
+        assert [h.url for h in results.hits] == [h.url for h in expected], query
+
+
+TYPOS = [  # typos beside words no text has, a correction no better than the query, nonsense
+    ("marvel-champions", "obligaton elimnated"),
+    ("marvel-champions", "villian phsae zzqx"),
+    ("sentinels-of-the-multiverse", "legacy soaking damage for the whole team"),
+    ("vs-system-2pcg", "xyzzyq plugh"),
+]

@@ -402,18 +402,16 @@ class Searcher:
         query as typed, which would cost a second ranking and change nothing."""
         plan = self.plan(text, broad=filters is None, game=game)
         better: Ranking | None = None
-        tried = False
-        if plan.clauses:
-            wanted, unseen, _ = self.required_words(plan)
-            if unseen:
-                seen = sum(weight for _, weight in wanted.values())
-                better, tried = self._corrected(text, filters, version, game), True
-                if self._taken(better, seen / (seen + unseen)):
-                    results.did_you_mean, results.corrected = better.text, True
-                    return better
+        wanted, unseen, _ = self.required_words(plan)
+        if unseen:
+            seen = sum(weight for _, weight in wanted.values())
+            better = self._corrected(text, filters, version, game)
+            if self._taken(better, seen / (seen + unseen)):
+                results.did_you_mean, results.corrected = better.text, True
+                return better
         ranking = self.rank(text, filters, version, game, plan)
         if ranking.coverage < 1.0:
-            better = better if tried else self._corrected(text, filters, version, game)
+            better = better if unseen else self._corrected(text, filters, version, game)
             if self._taken(better, ranking.coverage):
                 results.did_you_mean, results.corrected = better.text, True
                 return better
