@@ -223,6 +223,8 @@ class Searcher:
         self._names: dict[str, tuple[str, ...]] = {}  # a game's display names (``_display_names``)
         self.completions = Completions(store)
         self.readable = Readable(self._display_names)  # snippets as the pages show texts
+        # an unknown word's closest known word (``correct``), kept with this searcher (a build's), not beyond it
+        self.closest_word = functools.lru_cache(maxsize=CORRECTIONS_KEPT)(self._closest_word)
         general = Synonyms(LEXICON.synonyms, self.words)
         vocabularies = store.vocabularies()
         self.synonyms = {game: general.merged(v) for game, v in vocabularies.items()}
@@ -322,8 +324,7 @@ class Searcher:
         fixes = {lower: fix for lower in unknown[:MAX_CORRECTED] if (fix := self.closest_word(lower))}
         return [fixes.get(word.lower(), word) for word in words], bool(fixes)
 
-    @functools.lru_cache(maxsize=CORRECTIONS_KEPT)  # noqa: B019 (one searcher per build, kept for its lifetime)
-    def closest_word(self, lower: str) -> str | None:
+    def _closest_word(self, lower: str) -> str | None:
         """The known word closest to ``lower`` within its allowed edits (``correct``), if any. Kept: walking
         the Levenshtein automaton is most of what a query with a typo costs, and the same typos come back."""
         reader = self.current_searcher.reader()
