@@ -21,10 +21,14 @@ def test_search_dev_sample_quality(searcher):
 
 
 def test_question_set_quality_on_the_bundled_games(searcher, store):
-    """A floor under the project's own question set (bench/search_quality.py prints the detail)."""
+    """A floor under the project's own question set (bench/search_quality.py prints the detail).
+
+    The set was tuned to and no longer predicts what players get (the blind set in
+    tests/data/search-blind.tsv does); the floor guards against a collapse, at 0.94 since three
+    questions lost a rank to the page-size-stable pool and an honest parse fix (docs/search.md)."""
     result = score(searcher, question_cases(games={g.slug for g in store.games()}))
     assert len(result.scored) >= 100
-    assert result.hit3 >= 0.95 and result.mrr >= 0.87, (result.hit3, result.mrr)
+    assert result.hit3 >= 0.94 and result.mrr >= 0.87, (result.hit3, result.mrr)
 
 
 @pytest.mark.needs_shared
