@@ -643,3 +643,41 @@ def test_an_item_of_a_definition_list_is_not_reported_as_a_list_line_taken_for_a
     text = "# Moon Rules\n\n## Resources\n\n* **Money** - Pays for buildings.\n* **Food** - Feeds people.\n"
     assert list(terms(read(text))) == ["Money", "Food"]
     assert not any("one line of a list" in m for m in warnings(text))
+
+
+TEMPLATE_UNDER_EACH_HEADING = """# Hive Rules
+
+## Actions
+
+**Explore:** Move the ship and gain the planet's benefit.
+
+**Grow:** Gain new workers.
+
+**Carve:** Add a carving tile.
+
+### Explore
+
+**Core Action:** Move the ship one space per strength.
+
+**Strong Worker Bonus:** Gain the benefit twice.
+
+### Grow
+
+**Core Action:** Gain one worker per strength.
+
+**Strong Worker Bonus:** Gain a frame as well.
+
+### Carve
+
+**Core Action:** Pay honey to add a carving.
+
+**Strong Worker Bonus:** Score 3 points.
+"""
+
+
+def test_the_fields_of_a_template_under_each_heading_are_not_terms():
+    doc = read(TEMPLATE_UNDER_EACH_HEADING)
+    assert list(terms(doc)) == ["Explore", "Grow", "Carve"]
+    fields = [e for e in doc.entries if e.name in ("Core Action", "Strong Worker Bonus")]
+    assert len(fields) == 6 and all(e.kind == "section" for e in fields)  # still read, as sections
+    assert {e.path[-1] for e in fields} == {"Explore", "Grow", "Carve"}

@@ -125,10 +125,12 @@ def numbered_series(run: list[tuple[RawBlock, Definition]]) -> bool:
     return len(firsts) == 1 and all(re.search(r"\d", d.term) for _, d in run)
 
 
-def demote_repeats(entries: list[Entry]) -> None:
+def demote_repeats(entries: list[Entry], loose: set[int]) -> None:
     """A run of terms that repeats another run's names (a rules summary printed twice, a setup list of the
     countries a later chapter defines) is read once: the smaller run, or the later of two alike, is kept
-    as sections, so no term is doubled."""
+    as sections, so no term is doubled. Definition lists (``loose``: their ids) alike under three headings
+    or more ("Core Action:" and "Bonus:" under each action, "Move:" under each character) are the fields
+    of a template, not names to look up: all of them are kept as sections."""
     runs: list[list[Entry]] = []
     for entry in entries:
         if entry.kind != "entry":
@@ -138,10 +140,19 @@ def demote_repeats(entries: list[Entry]) -> None:
         else:
             runs.append([entry])
     keys = [{name_key(e.name) for e in run} for run in runs]
+    alike = [[j for j in range(len(runs)) if j != i and repeated(keys[i], keys[j])] for i in range(len(runs))]
+    templates = {
+        i
+        for i, others in enumerate(alike)
+        if len(others) >= 2 and all(id(e) in loose for k in (i, *others) for e in runs[k])
+    }
+    for i in templates:
+        for entry in runs[i]:
+            entry.kind = "section"
+            entry.why += f"; kept as a section: its run's names are defined under {len(alike[i]) + 1} headings"
     pairs = [(earlier, later) for later in range(len(runs)) for earlier in range(later)]
     for i, j in pairs:
-        shared = keys[i] & keys[j]
-        if len(shared) < 2 or len(shared) * 2 < min(len(keys[i]), len(keys[j])):
+        if i in templates or j in templates or j not in alike[i]:
             continue
         smaller = i if len(runs[i]) < len(runs[j]) else j
         kept = runs[j if smaller == i else i][0]
@@ -149,6 +160,12 @@ def demote_repeats(entries: list[Entry]) -> None:
             if entry.kind == "entry":
                 entry.kind = "section"
                 entry.why += f"; kept as a section: its run repeats the terms from line {kept.line}"
+
+
+def repeated(keys: set[str], other: set[str]) -> bool:
+    """Whether two runs of terms name the same things: two names or more, and half of the shorter run."""
+    shared = keys & other
+    return len(shared) >= 2 and len(shared) * 2 >= min(len(keys), len(other))
 
 
 def demote_doubles(entries: list[Entry], loose: set[int]) -> None:
@@ -184,7 +201,7 @@ class GenericParser:
         walk = _Walk(doc, source, self.glossaries, root)
         walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
         walk.finish_rulings()
-        demote_repeats(doc.entries)
+        demote_repeats(doc.entries, walk.loose)
         demote_doubles(doc.entries, walk.loose)
         link_references(doc.entries, walk.anchors, walk.numbers)
         index_references(doc.entries, source.lines)
