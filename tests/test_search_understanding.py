@@ -234,6 +234,9 @@ def test_filler_words_weigh_little_and_decide_nothing(searcher):
     plan = searcher.plan("same keeper defends each round", game="lantern-keep")
     weights = {w.stem: w.weight for w in plan.words}
     assert weights["sam"] == weights["each"] == query_module.FILLER_WEIGHT and weights["keeper"] == 1.0
+    # a conjunction joins a question's halves and tells no answer from another ("draw but the deck is empty")
+    joined = {w.stem: w.weight for w in searcher.plan("keeper defends but loses", game="lantern-keep").words}
+    assert joined["but"] == query_module.FILLER_WEIGHT and joined["keeper"] == 1.0
     pairs = searcher.plan("each keeper defends", game="lantern-keep").clauses
     boosts = {c.text: c.boost for c in pairs if c.fieldname == "pairs"}
     assert boosts["keeper_defend"] == query_module.PAIR_WEIGHT  # a pair weighs as its weaker word

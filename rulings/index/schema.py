@@ -87,7 +87,7 @@ QUESTION_WORDS = frozenset(STOP_WORDS) | {
 # indexed like any word (rules text uses them in phrases: "same name", "each player") but weighed little
 # in a query, and never what an answer must contain.
 FILLER_WORDS = frozenset(
-    {"other", "another", "some", "any", "all", "each", "every", "both", "same", "such", "own"}
+    {"other", "another", "some", "any", "all", "each", "every", "both", "same", "such", "own", "but"}
     | {"thing", "things", "way", "ways", "whole", "lot", "lots", "kind", "sort", "actually", "exactly", "mean", "about"}
 )
 # A rule's number ("702.19b", "100.1") is one word: its parts are not counts ("mull to 7" is not rule 615.7).
