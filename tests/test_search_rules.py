@@ -232,3 +232,20 @@ def test_a_typo_two_edits_from_a_word_the_rules_know_is_corrected(searcher):
     assert results.corrected and results.did_you_mean == "scuttle a ship", results.did_you_mean
     assert results.hits[0].title == "Scuttle"
     assert not searcher.search("xkutle a ship", game="harbor-rules").corrected  # three edits: not a typo of it
+
+
+def test_a_glossary_entry_reworded_between_editions_still_points_to_its_one_rule(tmp_path):
+    """A citation is recorded once per span of editions: "Scuttle", reworded in the second edition, cites
+    rule 701.1 in both, and is still one hit with the rule (not two, the glossary entry on its own)."""
+    later = RULES.replace("March 3, 2024", "June 1, 2024").replace(
+        "To move a ship you own to the wreck pile.", "To move a ship you control to the wreck pile."
+    )
+    two_editions = MANIFEST + (
+        '\n[[documents]]\nfile = "rules-2.txt"\nkind = "reference"\n'
+        'title = "Comprehensive Rules"\nversion = "2024-06-01"\ndate = 2024-06-01\n'
+    )
+    files = {"rules.txt": RULES, "rules-2.txt": later}
+    searcher = built_searcher(tmp_path / "corpus", tmp_path / "store", "harbor-rules", two_editions, files)
+    found = hits(searcher, "scuttle")
+    assert [h.title for h in found].count("Scuttle") == 1, [(h.title, h.kind, h.url) for h in found]
+    assert (found[0].kind, found[0].url) == ("rule", "/harbor-rules/rules/701.1a")

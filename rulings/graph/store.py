@@ -505,11 +505,13 @@ class Store:
         return out
 
     def cited_rules_in(self, game: Game) -> dict[int, list[int]]:
-        """The numbered rules (not sections) each term of a game cites ("See rule 702.19"), by term id."""
+        """The numbered rules (not sections) each term of a game cites in its text in force ("See rule 702.19"),
+        by term id: each rule once, though its edge is recorded once per span of versions."""
         out: dict[int, list[int]] = {}
         sql = (
-            "SELECT e.src_id, e.dst_id FROM edges e JOIN terms d ON d.id = e.dst_id "
-            "WHERE e.game_id = ? AND e.kind = 'cites' AND d.kind = 'rule' ORDER BY e.src_id, e.dst_id"
+            "SELECT DISTINCT e.src_id, e.dst_id FROM edges e JOIN terms d ON d.id = e.dst_id "
+            "WHERE e.game_id = ? AND e.kind = 'cites' AND d.kind = 'rule' AND e.until IS NULL "
+            "ORDER BY e.src_id, e.dst_id"
         )
         for src, dst in self.q(sql, game.id):
             out.setdefault(src, []).append(dst)
