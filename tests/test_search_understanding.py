@@ -383,6 +383,20 @@ def test_a_word_no_text_has_is_stood_in_for_by_its_alternatives(searcher):
     assert all(weight < query_module.STAND_IN_WEIGHT for weight in guard.alternatives.values())
 
 
+def test_a_stand_in_names_the_entry_its_words_make_up(searcher):
+    """ "hp" stands in for "hit points": an entry named "Hit Points" is named by "hp" as by its own words; a
+    name holding only part of a stand-in ("Hit") is not."""
+    with searcher.lend():
+        wanted = searcher.required_words(searcher.plan("hp keeper", game="lantern-keep"))[0]
+    standing = searcher.stand_ins(wanted)
+    assert standing == {"hp": [frozenset({"hit", "point"})]}
+    tokens = set(wanted)
+    assert searcher._name_bonus({"name_keys": "hit points"}, "hp keeper", tokens, standing) == 0.25
+    assert searcher._name_bonus({"name_keys": "hit points,keeper"}, "hp keeper", tokens) == 0.25  # "keeper" alone
+    assert searcher._name_bonus({"name_keys": "hit"}, "hp keeper", tokens, standing) == 0.0
+    assert searcher._name_bonus({"name_keys": "hit points"}, "hp keeper", tokens) == 0.0
+
+
 def test_the_hit_points_at_the_passage_that_answers_even_below_the_candidates_cut(searcher, monkeypatch):
     # three candidates: the Attack entry, Keeper Phase and a lesser passage of Attack; the paragraph
     # about damage and armor ranks fifth by BM25F but covers the whole question

@@ -30,7 +30,7 @@ from ..urls import urls
 from .completion import Completions
 from .lexicon import LEXICON, Synonyms
 from .pool import SearcherPool
-from .query import BUDGET, Plan, Planner, common_limit, fields_of
+from .query import BUDGET, STAND_IN_WEIGHT, Plan, Planner, common_limit, fields_of
 from .schema import QUESTION_WORDS, word_analyzer
 from .scope import VARIANT_PRIOR, names_variant
 from .snippets import CLOSE, OPEN, Readable, marks
@@ -620,6 +620,7 @@ class Searcher:
             group.best = max(group.best, score)
         asked = set(self.tokens(text))
         whole, telling = name_key(text), set(wanted)
+        standing = self.stand_ins(wanted)
         for key, group in groups.items():
             if group.entry_fields is None:
                 group.entry_read = self._entry_of(*group.found_in[:2], key, in_force)
@@ -628,7 +629,7 @@ class Searcher:
             group.coverage = self.coverage(group.present, wanted)
             fields = group.entry
             # A name inside the query counts as much as the rest of the query agrees with the entry.
-            names = {id(f): self._name_bonus(f, whole, telling) for f in [fields, *group.companions]}
+            names = {id(f): self._name_bonus(f, whole, telling, standing) for f in [fields, *group.companions]}
             group.companions.sort(key=lambda f: -names[id(f)])  # the one the query names first, else the best found
             named = max(names.values())
             bonus = (2.0 if group.numbered else named) * group.coverage
@@ -798,16 +799,35 @@ class Searcher:
         start, length = shown["span"]
         return entry.get("body", "")[start : start + length]
 
-    def _name_bonus(self, fields: dict, whole: str, tokens: set[str]) -> float:
+    @staticmethod
+    def stand_ins(wanted: dict) -> dict[str, list[frozenset[str]]]:
+        """The words of each query word no text has that its alternatives stand in for ("sac": sacrifice;
+        "etb": enter, battlefield), as each alternative's words: a name they make up is named by the word."""
+        return {
+            stem: [frozenset(form.split("_")) for form, credit in forms.items() if form != stem]
+            for stem, (forms, _) in wanted.items()
+            if any(credit >= STAND_IN_WEIGHT for form, credit in forms.items() if form != stem)
+        }
+
+    def _name_bonus(self, fields: dict, whole: str, tokens: set[str], standing: dict | None = None) -> float:
         """How much of the query (``whole``: its ``name_key``; ``tokens``: its telling words) is this entry's
-        name: all of it (2.0) or a share of its words."""
+        name: all of it (2.0) or a share of its words. A word's stand-in ("sac" for "sacrifice") names as the
+        word does when the name holds all of the stand-in's words."""
         bonus = 0.0
         for key in (k for k in (fields.get("name_keys") or "").split(",") if k):
             if key == whole:
                 return 2.0
             name_tokens = self._name_tokens(key)
-            if name_tokens and name_tokens <= tokens:
-                bonus = max(bonus, (len(name_tokens) / max(len(tokens), 1)) ** 2)
+            if not name_tokens:
+                continue
+            words, rest = set(name_tokens & tokens), name_tokens - tokens
+            for stem, forms in (standing or {}).items() if rest else ():
+                used = [form for form in forms if form <= name_tokens and form & rest]
+                if used:
+                    words.add(stem)
+                    rest = rest.difference(*used)
+            if not rest:
+                bonus = max(bonus, (len(words) / max(len(tokens), 1)) ** 2)
         return bonus
 
     @functools.lru_cache(maxsize=50_000)  # noqa: B019 (one searcher per build, kept for its lifetime)
