@@ -91,7 +91,8 @@ def test_rulings_serve_sends_a_term_page_gzipped(store_dir):
 
 
 def test_a_gzipped_body_is_kept_by_its_etag_and_the_kept_ones_are_bounded():
-    from rulings.web.compress import Compress, Kept
+    from rulings.web.cache import Bounded
+    from rulings.web.compress import Compress
 
     page = b"<p>" + b"a rule of the game " * 200 + b"</p>"
     calls = []
@@ -108,10 +109,10 @@ def test_a_gzipped_body_is_kept_by_its_etag_and_the_kept_ones_are_bounded():
         bodies.append(b"".join(wrapped(environ, lambda s, h, e=None: sent.append(h))))
         assert ("ETag", '"b.1-gzip"') in sent[-1] and ("Content-Encoding", "gzip") in sent[-1]
     assert bodies[0] is bodies[1] and gzip.decompress(bodies[0]) == page  # gzipped once
-    kept = Kept(max_bytes=192)  # a body over 12 bytes (a sixteenth) is never kept
+    kept: Bounded[str, bytes] = Bounded(192, len)  # a body over 12 bytes (a sixteenth) is never kept
     for n in range(25):
         kept.put(f'"b.{n}"', bytes(10))
-    assert kept.size <= 192 and kept.get('"b.0"') is None and kept.get('"b.24"') == bytes(10)
+    assert kept.held <= 192 and kept.get('"b.0"') is None and kept.get('"b.24"') == bytes(10)
     kept.put('"huge"', bytes(13))
     assert kept.get('"huge"') is None
 

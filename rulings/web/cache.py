@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 from urllib.parse import parse_qsl, unquote_plus
 
 from werkzeug.http import parse_etags
@@ -58,6 +58,10 @@ def only_params(query: str, names: frozenset[str]) -> str:
     """``query`` with only the parameters named ``names``, as written (their order and encoding kept)."""
     kept = [part for part in query.split("&") if unquote_plus(part.partition("=")[0], encoding="latin-1") in names]
     return "&".join(kept)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -104,35 +108,53 @@ class Answer:
         return len(self.body) + sum(len(k) + len(v) for k, v in self.headers) + 200
 
 
-class Answers:
-    """One build's answers by key, at most ``max_bytes`` of them, least recently used first out."""
+class Bounded(Generic[K, V]):
+    """At most ``max_bytes`` of values by key (each measured by ``measure``), least recently used first out;
+    a value past a sixteenth of the whole is not kept, so one huge page cannot push out hundreds of others."""
 
-    def __init__(self, max_bytes: int):
+    def __init__(self, max_bytes: int, measure: Callable[[V], int]):
         self.max_bytes = max_bytes
-        self._items: OrderedDict[Key, Answer] = OrderedDict()
-        self._computing: dict[Key, threading.Event] = {}  # set when the request computing it is done
+        self._measure = measure
+        self._items: OrderedDict[K, V] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def get(self, key: Key) -> Answer | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
-            answer = self._items.get(key)
-            if answer is not None:
+            value = self._items.get(key)
+            if value is not None:
                 self._items.move_to_end(key)
-            return answer
+            return value
 
-    def put(self, key: Key, answer: Answer) -> None:
-        if answer.size > self.max_bytes // 16:  # one huge page must not push out hundreds of others
+    def put(self, key: K, value: V) -> None:
+        size = self._measure(value)
+        if size > self.max_bytes // 16:
             return
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
-                self._bytes -= old.size
-            self._items[key] = answer
-            self._bytes += answer.size
+                self._bytes -= self._measure(old)
+            self._items[key] = value
+            self._bytes += size
             while self._bytes > self.max_bytes:
                 _, dropped = self._items.popitem(last=False)
-                self._bytes -= dropped.size
+                self._bytes -= self._measure(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def held(self) -> int:
+        """The bytes held, as ``measure`` counts them."""
+        return self._bytes
+
+
+class Answers(Bounded[Key, Answer]):
+    """One build's answers by key, at most ``max_bytes`` of them, least recently used first out."""
+
+    def __init__(self, max_bytes: int):
+        super().__init__(max_bytes, lambda answer: answer.size)
+        self._computing: dict[Key, threading.Event] = {}  # set when the request computing it is done
 
     def shared(self, key: Key, compute: Callable[[], Answer], wait: float) -> Answer:
         """The answer ``compute`` gives, computed by one request at a time: a request asking for an answer
@@ -159,9 +181,6 @@ class Answers:
         """The keys used most recently, most recent first (the pages to warm a new build with)."""
         with self._lock:
             return list(reversed(self._items))[:count]
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 class AnswerCache:

@@ -12,11 +12,11 @@ which would then hand a gzipped body to the next client whatever it accepts.
 from __future__ import annotations
 
 import gzip
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from werkzeug.http import parse_accept_header
+
+from .cache import Bounded
 
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/atom+xml", "application/xml",
                 "image/svg+xml")  # fmt: skip
@@ -48,7 +48,7 @@ class Compress:
 
     def __init__(self, app: Callable, kept_bytes: int = KEPT_BYTES):
         self.app = app
-        self.kept = Kept(kept_bytes)
+        self.kept: Bounded[str, bytes] = Bounded(kept_bytes, len)  # gzipped bodies by ETag
 
     def __call__(self, environ: dict, start_response) -> Iterable[bytes]:
         wanted = accepts_gzip(environ)
@@ -93,33 +93,6 @@ class Compress:
         headers = [(k, v) for k, v in _etag(headers) if k.lower() != "content-length"]
         start_response(status, [*headers, ("Content-Encoding", "gzip"), ("Content-Length", str(len(body)))], exc_info)
         return [body]
-
-
-class Kept:
-    """Gzipped bodies by ETag, at most ``max_bytes`` of them, least recently used first out."""
-
-    def __init__(self, max_bytes: int):
-        self.max_bytes, self.size = max_bytes, 0
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, etag: str) -> bytes | None:
-        with self._lock:
-            body = self._items.get(etag)
-            if body is not None:
-                self._items.move_to_end(etag)
-            return body
-
-    def put(self, etag: str, body: bytes) -> None:
-        if len(body) > self.max_bytes // 16:
-            return
-        with self._lock:
-            if etag in self._items:
-                return
-            self._items[etag] = body
-            self.size += len(body)
-            while self.size > self.max_bytes:
-                self.size -= len(self._items.popitem(last=False)[1])
 
 
 def _vary(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
