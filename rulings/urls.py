@@ -52,6 +52,20 @@ class Urls:
             return self._path(f"/{game}/v/{quote(version)}/rules/{number}", anchor)
         return self._path(f"/{game}/rules/{number}", anchor)
 
+    def rules(self, game: str, version: str | None = None) -> str:
+        """The index of numbered rules: chapters and sections, of the latest version or pinned to ``version``."""
+        if version:
+            return self._path(f"/{game}/v/{quote(version)}/rules")
+        return self._path(f"/{game}/rules")
+
+    def rule_history(self, game: str, number: str) -> str:
+        """A numbered rule's texts over time, followed through its renumberings."""
+        return self._path(f"/{game}/rules/{number}/history")
+
+    def rule_diff(self, game: str, number: str, start: str, end: str) -> str:
+        """Word diff of the rule printed under ``number`` at ``end`` (else at ``start``) between two versions."""
+        return self._path(f"/{game}/rules/{number}/diff/{quote(start)}..{quote(end)}")
+
     def history(self, game: str, slug: str) -> str:
         return self._path(f"/{game}/terms/{slug}/history")
 

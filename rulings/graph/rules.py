@@ -39,6 +39,27 @@ def parent(number: str) -> str | None:
     return number[0] if len(number) > 1 else None
 
 
+UNTITLED = re.compile(r"Rule \d")  # the name of a rule with no title of its own ("Rule 100.1")
+
+
+def title(name: str, number: str) -> str:
+    """A numbered entry's own title, without its number: "702. Keyword Abilities" -> "Keyword Abilities",
+    "Trample" -> "Trample", "Rule 100.1" (a rule with no title) -> ""."""
+    if UNTITLED.match(name):
+        return ""
+    if name.startswith(number + "."):
+        return name[len(number) + 1 :].strip()
+    return name
+
+
+def heading(number: str | None, name: str) -> str:
+    """How a page names a numbered entry: "702.19. Trample", "702. Keyword Abilities", "100.1" (no title)."""
+    if not number:
+        return name
+    own = title(name, number)
+    return f"{number}. {own}" if own else number
+
+
 def looks_like_number(text: str) -> bool:
     return bool(NUMBER.fullmatch(normalise(text)))
 
@@ -141,6 +162,67 @@ def step_at(steps: list[Step], ordinal: int) -> tuple[Step | None, Step | None]:
     current = next((s for s in reversed(steps) if s.revision.ordinal <= ordinal), None)
     after = next((s for s in steps if s.revision.ordinal > ordinal), None)
     return current, after
+
+
+def enclosing(store: Store, game: Game, number: str, ordinal: int) -> list[tuple[str, str]]:
+    """(number, name) of the chapter and section holding a numbered entry at the version with this ordinal,
+    outermost first, named as that version names them ("702.19b" -> [("7", "7. Additional Rules"), ("702",
+    "702. Keyword Abilities")]): a number's section at one edition can be another section at another."""
+    out = []
+    up = parent(number)
+    while up:
+        term = store.term_by_number(game, up, ordinal)
+        if term is None:
+            break
+        revision = _in_force(store.revisions(term), ordinal)[0]
+        assert revision is not None
+        out.append((up, revision.name))
+        up = parent(up)
+    return out[::-1]
+
+
+def step_words(steps: list[Step], index: int, numbered: bool = True) -> str:
+    """What a step of a rule's history did, in plain words ("renumbered 702.18 -> 702.19"); ``numbered``:
+    with the number it printed the rule under ("changed as 702.19")."""
+    step = steps[index]
+    before = steps[index - 1] if index else None
+    where = f" as {step.number}" if numbered and step.number else ""
+    if step.text is None:
+        return "removed"
+    if before is None:
+        return ("first seen" if step.revision.inferred else "added") + where
+    if before.text is None:
+        return "back" + where
+    if before.number != step.number:
+        moved = f"{before.number} \u2192 {step.number}"
+        same = comparable(before.text) == comparable(step.text)
+        return f"renumbered {moved}" if same else f"changed and renumbered {moved}"
+    return "changed" + where
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One version as a rule's versions list shows it: the number it prints the rule under (None: the rule
+    is not in it) and the index of the step of the rule's history it made (None: it left the rule as it was)."""
+
+    version: VersionRow
+    number: str | None
+    step: int | None
+
+
+def editions(steps: list[Step], versions: list[VersionRow]) -> list[Edition]:
+    """Every version from the rule's first text on, with its number there and the step it made, if any."""
+    out = []
+    made = {s.revision.ordinal: i for i, s in enumerate(steps)}
+    for version in versions:
+        now, _ = step_at(steps, version.ordinal)
+        if now is None:
+            continue  # before the rule
+        number = now.number if now.text is not None else None
+        if number is None and version.ordinal not in made:
+            continue  # after its removal
+        out.append(Edition(version, number, made.get(version.ordinal)))
+    return out
 
 
 def not_here(store: Store, game: Game, number: str, target: VersionRow) -> Unanswerable:

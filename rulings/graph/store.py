@@ -473,6 +473,23 @@ class Store:
         )
         return self.term(row[0]) if row else None
 
+    def numbers_of(self, game: Game, slugs: list[str], ordinal: int) -> dict[str, str]:
+        """slug -> the number the version with this ordinal prints it under, for those of ``slugs`` that are
+        numbered rules or sections in force then (a page links them by that number)."""
+        out: dict[str, str] = {}
+        for start in range(0, len(slugs), 500):
+            chunk = slugs[start : start + 500]
+            rows = self.q(
+                "SELECT t.slug, r.number FROM terms t JOIN revisions r ON r.term_id = t.id WHERE t.game_id = ? "
+                f"AND t.number IS NOT NULL AND t.slug IN ({','.join('?' * len(chunk))}) AND {_IN_FORCE} "
+                "AND r.number IS NOT NULL",
+                game.id,
+                *chunk,
+                ordinal,
+            )
+            out.update(dict(rows))
+        return out
+
     def number_ordinals(self, game: Game, number: str) -> list[int]:
         """The ordinals of the versions where some revision printed ``number`` (a rule, section or subrule)
         first came into force, to say where a number lives when the version asked has none."""

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import deadline
 from ..errors import BadRequest
+from ..graph import rules
 from ..markup import plain_text
 from ..settings import ServerOptions, Settings
 from . import budget, errors
@@ -133,7 +134,11 @@ def configure(app: Flask, settings: Settings, static_export: bool) -> None:
         ANSWER_CACHE_BYTES=0 if static_export else cache_mib() * 2**20,
     )
     app.jinja_env.globals.update(
-        site_urls=site_urls, change_words=change_words, revision_line=revision_line, dated=dated
+        site_urls=site_urls,
+        change_words=change_words,
+        revision_line=revision_line,
+        dated=dated,
+        rule_title=rules.heading,
     )
     app.context_processor(layout)
     app.jinja_env.filters["plain"] = plain_text  # names as shown: "**Swarm**" in a heading is emphasis, not text

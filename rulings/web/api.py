@@ -8,7 +8,7 @@ from ..errors import BadRequest, NotFound
 from ..graph import answers, compare, rules
 from ..graph.report import changes_markdown
 from ..urls import Urls
-from . import games, reading, views
+from . import games, reading, rulepages, views
 from .cache import reads
 from .context import base_url, game, loaded, site_urls, store
 from .lookup import (
@@ -250,21 +250,49 @@ def version_document(version: str):
 
 @bp.route("/<game>/rules/<number>")
 def rule(number: str):
-    return jsonify(_rule_json(reading.rule_page(game(), number, None)))
+    return jsonify(_rule_json(rulepages.rule_page(game(), number, None)))
 
 
 @bp.route("/<game>/v/<version>/rules/<number>")
 def rule_pinned(version: str, number: str):
-    return jsonify(_rule_json(reading.rule_page(game(), number, version_or_404(game(), version))))
+    return jsonify(_rule_json(rulepages.rule_page(game(), number, version_or_404(game(), version))))
 
 
-def _rule_json(page: reading.RulePage) -> dict:
+def _rule_json(page: rulepages.RulePage) -> dict:
     answer = rules.rule_answer(store(), page.game, page.number, page.version)
     return {
         **answer,
         "parts": [_part_json(page.game, page.version, part) for part in page.parts],
         "sections": [{"number": part.number, "name": part.revision.name} for part in page.children],
+        "enclosing": [{"name": name, "url": url} for name, url in page.crumbs[1:]],
+        "referenced_by": [{"name": t.name, "slug": t.slug, "url": t.href} for t in page.referenced_by],
+        "citation": page.citation,
+        "history_url": page.history_url,
     }
+
+
+@bp.route("/<game>/rules/<number>/history")
+def rule_history(number: str):
+    """A numbered rule's texts over time, followed through its renumberings (the rule printed under the
+    number in the latest version, else in the latest version printing it)."""
+    located, _ = rulepages.located_now(game(), number)
+    steps = rules.history(store(), located)
+    return jsonify(
+        {
+            "status": "ok",
+            "game": game().slug,
+            "number": rules.normalise(number),
+            "slug": located.term.slug,
+            "numbers": [{"number": n, "since": v} for n, v in rulepages.numbers_over_time(steps)],
+            "steps": rulepages.history_entries(game(), steps, store().versions(game())[0].stated),
+        }
+    )
+
+
+@bp.route("/<game>/rules/<number>/diff/<span>")
+def rule_diff(number: str, span: str):
+    start, end = span_or_404(span)
+    return jsonify(compare.diff(store(), game().slug, rules.normalise(number), start, end))
 
 
 @bp.route("/search")

@@ -27,7 +27,7 @@ def error_response(http_status: int, payload: dict):
     """``payload`` (``{"status", "message", ...}``) as JSON with its ``code``, or as the error page."""
     if wants_json():
         return jsonify({"status": payload["status"], "code": http_status, **payload}), http_status
-    return render_template("error.html", code=http_status, message=payload["message"]), http_status
+    return render_template("error.html", code=http_status, message=payload["message"], answer=payload), http_status
 
 
 def handle(error: Exception):

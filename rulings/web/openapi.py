@@ -5,7 +5,15 @@ from __future__ import annotations
 from .. import __version__
 
 _STR = {"type": "string"}
-_ERROR = {"type": "object", "properties": {"status": _STR, "code": {"type": "integer"}, "message": _STR}}
+_ERROR = {
+    "type": "object",
+    "properties": {
+        "status": _STR,
+        "code": {"type": "integer"},
+        "message": _STR,
+        "nearby": {"type": "array", "items": {"type": "object"}, "description": "a rule number's: {number, url}"},
+    },
+}
 _NEGATIVE = {
     "type": "object",
     "required": ["status", "message"],
@@ -16,6 +24,7 @@ _NEGATIVE = {
         "suggestions": {"type": "array", "items": _STR},
         "first_defined": {"type": ["object", "null"]},
         "removed_in": {"type": ["object", "null"]},
+        "renumbered": {"type": "object", "description": "a rule number's: {number, url} of its rule at the version"},
     },
 }
 _VERSION_REF = {"type": ["object", "null"], "properties": {"version": _STR, "date": {"type": ["string", "null"]}}}
@@ -125,6 +134,26 @@ def spec(server: str = "") -> dict:
         "/api/{game}/rules/{number}": _get("A numbered rule, latest version", [game, number], _APPLIES, True),
         "/api/{game}/v/{version}/rules/{number}": _get(
             "A numbered rule as in force at a version", [game, version, number], _APPLIES, True
+        ),
+        "/api/{game}/rules/{number}/history": _get(
+            "A numbered rule's texts over time, followed through its renumberings: the rule printed under the "
+            "number in the latest version (else in the latest version printing it), each step with its number",
+            [game, number],
+            {
+                "type": "object",
+                "properties": {
+                    "numbers": {"type": "array", "items": obj, "description": "{number, since} in order"},
+                    "steps": {"type": "array", "items": obj},
+                },
+            },
+            True,
+        ),
+        "/api/{game}/rules/{number}/diff/{span}": _get(
+            "Word diff of a numbered rule between two versions: the rule printed under the number at the end "
+            "of the range (else at its start), followed through its renumberings",
+            [game, number, span],
+            {"type": "object", "properties": {"ops": _OPS}},
+            True,
         ),
         "/api/{game}/terms/{slug}/diff/{span}": _get(
             "Word diff of a term between two versions",

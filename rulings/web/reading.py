@@ -1,4 +1,4 @@
-"""View models for reading rules whole: a version's whole document, and numbered rules by number.
+"""View models for reading a version's rules whole: the document in order, with a table of contents.
 
 Shared by the site and the API. Every block is shown with its lasting anchor; on a whole-document
 page, where many terms share the page, a term's blocks carry ``<term slug>--<anchor>`` ids (slugs
@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 
 from flask import url_for
 
-from ..errors import NotFound
-from ..graph import answers, rules
 from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow
 from . import views
 from .context import absolute, loaded, store
@@ -122,89 +120,3 @@ def document_html(doc: Document) -> str:
 
     rendered = loaded().memo(("document", doc.game.slug, doc.version.label), render)
     return rendered.split("\x00")
-
-
-# -- numbered rules ------------------------------------------------------------------------------
-@dataclass
-class RulePage:
-    game: Game
-    number: str  # as asked, normalised
-    version: VersionRow  # asked (latest when not pinned)
-    pinned: bool
-    located: rules.Located
-    parts: list[Part]  # the rule (or the section with its rules), as in force
-    children: list[Part]  # a chapter's sections (listed, not shown whole)
-    referenced_by: list[views.TermLink]  # glossary entries and rules that cite it
-    step: rules.Step
-    next_step: rules.Step | None
-    versions: list[VersionRow]
-    latest: VersionRow
-    citation: dict
-
-
-def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
-    """A numbered rule as in force at ``version``: the rule with its subrules, a section with its rules."""
-    st = store()
-    versions = st.versions(game)
-    target = version or versions[-1]
-    wanted = rules.normalise(number)
-    located = rules.locate(st, game, wanted, target.ordinal)
-    if located is None:
-        if rules.is_rule_number(st, game, wanted):
-            raise rules.not_here(st, game, wanted, target)  # the not-defined answer, saying where it is
-        raise NotFound(f"No rule {number} in {game.name}." + _suggest(game, wanted, target))
-    steps = rules.history(st, located)
-    step, after = rules.step_at(steps, target.ordinal)
-    assert step is not None and step.text is not None
-    term = located.term
-    revision, _ = answers.in_force(st.revisions(term), target.ordinal)
-    assert revision is not None
-    parts = [Part(term, revision, st.blocks(revision.id), 0)]
-    children: list[Part] = []
-    if term.kind == "section":
-        inside = [(t, r) for t, r in st.contents(target) if r.number and rules.parent(r.number) == revision.number]
-        inside.sort(key=lambda pair: rules.number_key(pair[1].number or ""))
-        blocks = st.blocks_of([r.id for t, r in inside if t.kind != "section"])
-        for child, child_revision in inside:
-            if child.kind == "section":
-                children.append(Part(child, child_revision, [], 1))
-            else:
-                parts.append(Part(child, child_revision, blocks.get(child_revision.id, []), 1))
-    return RulePage(
-        game=game,
-        number=wanted,
-        version=target,
-        pinned=version is not None,
-        located=located,
-        parts=parts,
-        children=children,
-        referenced_by=views.term_links(game, st.referrers(term, ("cites", "mentions"), target.ordinal)),
-        step=step,
-        next_step=after,
-        versions=versions,
-        latest=versions[-1],
-        citation=views.citation(
-            f"Rule {wanted}", game, target, absolute(views.pinned_path("site.rule", target, number=wanted))
-        ),
-    )
-
-
-def rule_html(page: RulePage) -> list[str]:
-    return [
-        render_blocks(
-            part.blocks,
-            views.links_for(page.game, page.version if page.pinned else None, part.term),
-            asked=page.located.block,
-        )
-        for part in page.parts
-    ]
-
-
-def _suggest(game: Game, number: str, version: VersionRow) -> str:
-    """Numbers near one that does not exist: its parents and the closest rules beside it."""
-    numbers = sorted(store().numbers_at(game, version.ordinal), key=rules.number_key)
-    prefix = number
-    while prefix and not any(n.startswith(prefix) for n in numbers):
-        prefix = prefix[:-1]
-    near = [n for n in numbers if prefix and n.startswith(prefix)][:5]
-    return f" Nearby: {', '.join(near)}." if near else ""

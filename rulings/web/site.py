@@ -13,7 +13,7 @@ from ..graph import answers, compare, rules
 from ..graph.linkify import FORMATS, MAX_LINKIFY_CHARS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
-from . import games, reading, views
+from . import games, reading, rulepages, views
 from .cache import reads
 from .context import absolute, base_url, game, loaded, store
 from .home import game_index
@@ -88,7 +88,10 @@ def _mark(snippet: str) -> str:
 def term(slug: str):
     sheet = term_sheet_or_404(game(), slug, views.REFERENCED_BY, "site.term")
     if sheet.term.number:  # a numbered rule lives at its number, which a later edition may change: 302
-        return redirect(url_for("site.rule", number=sheet.term.number), code=302)
+        now, _ = answers.in_force(sheet.revisions, store().versions(game())[-1].ordinal)
+        if now is None or now.removed or not now.number:  # gone since: its history says when
+            return redirect(url_for("site.history", slug=sheet.term.slug), code=302)
+        return redirect(url_for("site.rule", number=now.number), code=302)
     page = views.term_page(game(), sheet, None)
     if page is None:
         return _not_defined(sheet.term, store().versions(game())[-1])
@@ -135,7 +138,7 @@ def _not_defined(term_row, version):
     ), 404
 
 
-# -- whole documents and numbered rules -----------------------------------------------------
+# -- whole documents --------------------------------------------------------------------------
 @bp.route("/<game>/v/<version>/")
 def version_page(version: str):
     target = version_or_404(game(), version)
@@ -146,9 +149,24 @@ def version_page(version: str):
     return render_template("version.html", doc=doc, html=html, game=game(), previews=previews(game(), target, *html))
 
 
+# -- numbered rules ---------------------------------------------------------------------------
+@bp.route("/<game>/rules")
+def rules_index():
+    return render_template("rules.html", index=rulepages.rules_index(game(), None), game=game())
+
+
+@bp.route("/<game>/v/<version>/rules")
+def rules_index_pinned(version: str):
+    target = version_or_404(game(), version)
+    if version != target.label:
+        code = version_redirect(version, target)
+        return redirect(url_for("site.rules_index_pinned", version=target.label), code=code)
+    return render_template("rules.html", index=rulepages.rules_index(game(), target), game=game())
+
+
 @bp.route("/<game>/rules/<number>")
 def rule(number: str):
-    page = reading.rule_page(game(), number, None)
+    page = rulepages.rule_page(game(), number, None)
     if number != page.number:
         return redirect(url_for("site.rule", number=page.number), code=301)
     return _rule_page(page)
@@ -160,36 +178,72 @@ def rule_pinned(version: str, number: str):
     if version != target.label or number != rules.normalise(number):
         code = version_redirect(version, target) if version != target.label else 301
         return redirect(url_for("site.rule_pinned", version=target.label, number=rules.normalise(number)), code=code)
-    page = reading.rule_page(game(), number, target)
+    page = rulepages.rule_page(game(), number, target)
     return _rule_page(page)
 
 
-def _rule_page(page: reading.RulePage):
-    html = reading.rule_html(page)
+def _rule_page(page: rulepages.RulePage):
+    html = rulepages.rule_html(page)
     shown = previews(game(), page.version, *html)
     return render_template("rule.html", page=page, html=html, game=game(), previews=shown)
 
 
+@bp.route("/<game>/rules/<number>/history")
+def rule_history(number: str):
+    located, moved = rulepages.located_now(game(), number)
+    if moved or number != rules.normalise(number):  # the rule is numbered otherwise now: its history is there
+        return redirect(url_for("site.rule_history", number=moved or rules.normalise(number)), code=302)
+    return _history_page(rulepages.history_view(game(), located, rules.normalise(number)))
+
+
+@bp.route("/<game>/rules/<number>/diff/<span>")
+def rule_diff(number: str, span: str):
+    start, end = span_or_404(span)
+    data = compare.diff(store(), game().slug, rules.normalise(number), start, end)
+    return _diff_page(data, rulepages.diff_view(game(), data))
+
+
+@bp.route("/<game>/rules/<number>/diff")
+@reads("from", "to")
+def rule_diff_between(number: str):
+    """The diff picker's answer (``?from=…&to=…``): the diff's own URL."""
+    versions = store().versions(game())
+    start = request.args.get("from") or versions[0].label
+    end = request.args.get("to") or versions[-1].label
+    return redirect(url_for("site.rule_diff", number=rules.normalise(number), span=f"{start}..{end}"))
+
+
+# -- a term's history and diffs ------------------------------------------------------------------
 @bp.route("/<game>/terms/<slug>/history")
 def history(slug: str):
     term_row = term_or_404(game(), slug, "site.history")
-    entries = answers.history(store(), game(), term_row)
-    pairs = list(zip([None, *entries], entries, strict=False))  # each entry with the one before, for its diff
-    return render_template("history.html", game=game(), term=term_row, entries_pairs=pairs)
+    if term_row.number:  # a numbered rule's history lives at its number
+        located, url = rulepages.term_rule(game(), term_row)
+        if url:
+            return redirect(url, code=302)
+        return _history_page(rulepages.history_view(game(), located, term_row.number))
+    return _history_page(views.term_history(game(), term_row))
 
 
 @bp.route("/<game>/terms/<slug>/diff/<span>")
 def diff(slug: str, span: str):
     start, end = span_or_404(span)
     term_row = term_or_404(game(), slug, "site.diff", span=span)
+    if term_row.number:  # ... and its diffs too, at the number it has at the end of the range (else its start)
+        number = rulepages.number_between(game(), term_row, start, end)
+        if number:
+            return redirect(url_for("site.rule_diff", number=number, span=span), code=302)
     data = compare.diff(store(), game().slug, term_row.slug, start, end)
+    return _diff_page(data, views.term_diff_view(game(), term_row, data))
+
+
+def _history_page(view: views.HistoryView):
+    return render_template("history.html", game=game(), view=view)
+
+
+def _diff_page(data: dict, view: views.DiffView):
     return render_template(
-        "diff.html",
-        game=game(),
-        term=term_row,
-        data=data,
-        html=views.diff_html(data["ops"]),
-        versions=store().versions(game()),
+        "diff.html", game=game(), data=data, view=view, html=views.diff_html(data["ops"]), versions=view.versions
     )
 
 

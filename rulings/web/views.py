@@ -249,6 +249,53 @@ def section_crumbs(game: Game, path: list[str], version: str | None = None) -> l
     return crumbs
 
 
+@dataclass
+class HistoryView:
+    """What a history page shows: a term's revisions, or a numbered rule's steps (``rulepages``)."""
+
+    name: str  # what the page is the history of
+    url: str  # its latest page
+    path: list  # the crumbs before it (names, or (name, link) pairs)
+    entries: list[dict]  # each version, newest last: heading, version, date, words, url, diff, source...
+    numbers: list[tuple[str, str]]  # (number, the version first printing it) of a renumbered rule
+
+
+def term_history(game: Game, term: TermRow) -> HistoryView:
+    """A term's revisions, each with what it did and the diff from the one before."""
+    built = site_urls()
+    entries = []
+    rows = answers.history(store(), game, term)
+    for before, row in zip([None, *rows], rows, strict=False):
+        diff = built.diff(game.slug, term.slug, before["version"], row["version"]) if before else None
+        heading = row["name"]
+        words = change_words(row)
+        entries.append(
+            {**row, "heading": heading, "words": words, "diff": diff, "diff_from": before and before["version"]}
+        )
+    return HistoryView(term.name, built.term(game.slug, term.slug), [], entries, [])
+
+
+@dataclass
+class DiffView:
+    """What a diff page links: what it is the diff of, its two texts' pages and its history."""
+
+    name: str
+    url: str
+    path: list
+    links: list[tuple[str, str]]  # (label, link)
+    versions: list[VersionRow]
+
+
+def term_diff_view(game: Game, term: TermRow, data: dict) -> DiffView:
+    built = site_urls()
+    links = [
+        (f"v{data['from']}", built.term(game.slug, term.slug, data["from"])),
+        (f"v{data['to']}", built.term(game.slug, term.slug, data["to"])),
+        ("history", built.history(game.slug, term.slug)),
+    ]
+    return DiffView(term.name, built.term(game.slug, term.slug), [], links, store().versions(game))
+
+
 def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow | None, str | None]:
     """``Store.find_term`` once per build: the names pages point at (see also, "See:") recur on every
     version of a page and across pages, and each look-up is three queries."""
