@@ -16,7 +16,7 @@ from .build import build as run_build
 from .build import ensure_built, quality_reports
 from .builds import Damage, intact_build, verify
 from .errors import BadRequest, CorpusError, RulingsError, StoreError, Unanswerable
-from .graph import answers, compare
+from .graph import answers, compare, rules
 from .graph.report import changes_markdown
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
@@ -343,8 +343,16 @@ def changes(obj: CliState, game: str, start: str, end: str, fmt: str, base_url: 
             click.echo(f"\nrenamed ({len(d['renamed'])}):")
             for pair in d["renamed"]:
                 click.echo(f"  {pair['from']} -> {pair['to']}")
-        for kind, numbers in d.get("rules", {}).items():
-            click.echo(f"\nrules {kind} ({len(numbers)}): {' '.join(numbers)}")
+        numbered = d.get("rules")
+        if numbered:
+            for kind in ("changed", "moved", "added", "removed"):
+                click.echo(f"\nrules {'renumbered' if kind == 'moved' else kind} ({len(numbered[kind])}):")
+                for item in numbered[kind]:
+                    was = f"{item.get('from') or item.get('was')} -> " if item.get("from") or item.get("was") else ""
+                    click.echo(f"  {was}{rules.heading(item['number'], item['name'])}")
+        if d.get("matter"):
+            matter = "; ".join(f"{k} {', '.join(v)}" for k, v in d["matter"].items() if v)
+            click.echo(f"\nfront and back matter (not glossary terms): {matter}")
 
     _emit(data, as_json, human)
 

@@ -1,7 +1,11 @@
 """The change report: grouped, counted, renames and known/inferred marked, each changed term's redline;
 the same on the site, in the API and as Markdown from the CLI."""
 
+import pytest
+
 from rulings.graph.report import redline
+
+from .test_rule_pages import tiny  # noqa: F401  (Tiny Rules in three editions)
 
 
 def test_the_api_report_has_counts_renames_and_redlines(client):
@@ -93,3 +97,89 @@ def test_a_long_unchanged_stretch_between_two_changes_keeps_both_ends_and_one_el
     (line,) = redline(ops)
     assert line.count("…") == 1
     assert line.startswith("> ~~old~~ alpha word") and line.endswith("word omega **new**")
+
+
+# -- numbered rules (issue 31) ----------------------------------------------------------------------------
+def test_a_report_details_numbered_rules_beside_the_glossary(tiny):  # noqa: F811
+    _, client = tiny
+    data = client.get("/api/tiny-rules/changes/A..B").get_json()
+    assert data["added"] == ["Guard Duty"] and data["changed"] == ["Trample", "Typecycling"]  # the contract: names
+    assert "Credits" not in data["changed"] and data["counts"]["changed"] == 2  # front matter is no glossary term
+    rules = data["rules"]
+    changed = {r["number"]: r for r in rules["changed"]}
+    trample = changed["103.2"]
+    assert (trample["name"], trample["was"], trample["kind"]) == ("Trample", "102.1", "rule")
+    assert trample["subrules"] == {"added": ["103.2b"], "removed": [], "changed": [], "moved": [["102.1a", "103.2a"]]}
+    assert {op["op"] for op in trample["ops"]} >= {"equal", "insert"}
+    moved = {(r["from"], r["to"], r["kind"]) for r in rules["moved"]}  # renumbered, words unchanged: no add, no remove
+    assert {("101", "102", "section"), ("101.1", "102.1", "rule"), ("100.2", "100.3", "rule")} <= moved
+    assert {("102", "103", "section"), ("102.2", "103.3", "rule")} <= moved
+    added = {r["number"]: r for r in rules["added"]}
+    assert set(added) == {"100.2", "101", "101.1", "103.1"}
+    assert added["101.1"]["text"].endswith("A battle is a card type that players can attack and defeat.")
+    assert rules["removed"] == []
+    assert rules["counts"] == {"added": 3, "changed": 1, "moved": 3, "removed": 0}
+    assert "matter" not in data  # the fixture's introduction and credits are the same in both
+    assert rules["section_counts"] == {"added": 1, "changed": 0, "moved": 2, "removed": 0}
+
+
+def test_the_report_page_counts_rules_and_shows_moves_redlines_and_texts(tiny):  # noqa: F811
+    _, client = tiny
+    html = client.get("/tiny-rules/changes/A..B").get_data(as_text=True)
+    assert '<p class="counts">Glossary: <a href="#changed"><strong>2</strong> changed</a>' in html
+    counts = html.split('<p class="counts">Rules: ', 1)[1].split("</p>", 1)[0]
+    assert '<a href="#rules-changed"><strong>1</strong> changed</a>' in counts
+    assert '<a href="#rules-moved"><strong>3</strong> renumbered</a>' in counts
+    assert "; chapters and sections: 2 renumbered · 1 added" in counts
+    changed = html.split('<section id="rules-changed">', 1)[1].split("</section>", 1)[0]
+    assert '<a href="/tiny-rules/v/B/rules/103.2">103.2. Trample</a> <small class="muted">was 102.1</small>' in changed
+    assert "<ins>" in changed
+    moved = html.split('<section id="rules-moved">', 1)[1].split("</section>", 1)[0]
+    assert '101 → <a href="/tiny-rules/v/B/rules/102">102. Phenomena</a>' in moved
+    added = html.split('<section id="rules-added">', 1)[1].split("</section>", 1)[0]
+    assert "A battle is a card type that players can attack and defeat." in added
+
+
+def test_the_markdown_and_cli_reports_list_rules_too(tiny, tmp_path):  # noqa: F811
+    _, client = tiny
+    text = client.get("/api/tiny-rules/changes/A..B?format=markdown").get_data(as_text=True)
+    lines = text.splitlines()
+    assert lines[2] == "Glossary: 1 added · 2 changed · 0 renamed · 0 removed"
+    assert lines[3] == "Rules: 1 changed · 3 renumbered · 3 added · 0 removed"
+    assert "#### [103.2. Trample](http://localhost/tiny-rules/v/B/rules/103.2) (was 102.1)" in text
+    assert "- 101 → [102. Phenomena](http://localhost/tiny-rules/v/B/rules/102)" in text
+
+
+@pytest.mark.needs_shared
+def test_magics_renumbered_rules_are_moves_not_adds_and_removes(magic_store, magic_cli):
+    """2022-11-18 -> 2023-04-14 inserted sections 210, 310 and 314 and dropped 713: the old report listed 331
+    numbers added and 279 removed, most of them the same rules under new numbers."""
+    from .test_magic import MAGIC_DOCS, alnum, published_rules
+
+    data, code = magic_cli.json("changes", "magic-the-gathering", "2022-11-18", "2023-04-14")
+    assert code == 0 and "Credits" not in data["changed"] and data["matter"]["changed"] == ["Credits"]
+    rules = data["rules"]
+    moves = {(r["from"], r["to"]) for r in rules["moved"]}
+    assert {("310", "311"), ("311", "312"), ("715", "714"), ("729", "728")} <= moves  # Planes, Phenomena, Sagas...
+    assert rules["counts"]["added"] < 40 and rules["counts"]["removed"] < 20 and rules["counts"]["moved"] > 80
+    old = published_rules(MAGIC_DOCS / "comprehensive-rules-2022-11-18.txt")
+    new = published_rules(MAGIC_DOCS / "comprehensive-rules-2023-04-14.txt")
+    for rule in rules["moved"]:  # the same words under another number, read from the documents themselves
+        if rule["kind"] == "rule":
+            same = [
+                n for n in old if n == rule["from"] or (n.startswith(rule["from"]) and n[len(rule["from"]) :].isalpha())
+            ]
+            for number in same:
+                assert alnum(old[number].replace(rule["from"], "")) == alnum(
+                    new[rule["to"] + number[len(rule["from"]) :]].replace(rule["to"], "")
+                ), number
+    for rule in rules["changed"]:
+        assert (
+            rule["subrules"]["added"]
+            or rule["subrules"]["removed"]
+            or rule["subrules"]["changed"]
+            or rule.get("was_name")
+            or rule["kind"] != "rule"
+        ), rule["number"]  # a change is a change of words somewhere
+    markdown = magic_cli("changes", "magic-the-gathering", "2022-11-18", "2023-04-14", "--format", "markdown").output
+    assert "- 715 → [714. Saga Cards](" in markdown

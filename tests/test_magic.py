@@ -94,19 +94,25 @@ def alnum(text: str) -> str:
 def test_changes_of_the_companion_era_are_real_changes_only(magic_store):
     game, versions = editions(magic_store)
     report = compare.changes(magic_store, GAME, "2020-01-22", "2020-06-01")
-    assert {"702.138", "702.138a", "702.138b", "702.138c"} <= set(report["rules"]["added"])  # Companion
-    assert {"116.2g", "103.1b"} <= set(report["rules"]["changed"])  # the {3} special action
+    added = {r["number"]: r for r in report["rules"]["added"]}
+    assert added["702.138"]["name"] == "Companion" and "702.138c" in added["702.138"]["text"]
+    changed = {r["number"]: r for r in report["rules"]["changed"]}
+    special = changed["116.2"]["subrules"]  # the {3} special action: inserted as 116.2g, the old 116.2g re-lettered
+    assert special["added"] == ["116.2g"] and ["116.2g", "116.2h"] in special["moved"] and not special["changed"]
+    assert "103.1b" in changed["103.1"]["subrules"]["added"]
     assert "Companion" in report["added"]
     by_label = {v.label: v for v in versions}
     old = published_rules(MAGIC_DOCS / "comprehensive-rules-2020-01-22.txt")
     new = published_rules(MAGIC_DOCS / "comprehensive-rules-2020-06-01.txt")
-    for number in report["rules"]["changed"]:
-        if number in old:  # a rule's title ("721. ...") is a section name, not in the rules text
-            assert alnum(old[number]) != alnum(new[number]), number
+    for rule in changed.values():
+        for number in rule["subrules"]["changed"]:
+            assert number not in old or alnum(old[number]) != alnum(new[number]), number
     assert old["706.2"] != new["706.2"] and alnum(old["706.2"]) == alnum(new["706.2"])  # quotes only
-    assert "706.2" not in report["rules"]["changed"]
+    assert "706.2" not in changed
     later = compare.changes(magic_store, GAME, "2020-04-17", "2020-06-01")
-    assert {"702.138a", "702.138c", "116.2g"} <= set(later["rules"]["changed"])
+    subrules = {n for r in later["rules"]["changed"] for n in r["subrules"]["changed"]}
+    assert {"702.138a", "702.138c"} <= subrules
+    assert "116.2g" in {n for r in later["rules"]["changed"] for n in r["subrules"]["added"]}
     assert by_label["2020-06-01"].ordinal > by_label["2020-04-17"].ordinal
 
 

@@ -149,21 +149,27 @@ def _diff_answer(game, name, slug, a, b, old_text, new_text, old: RevisionRow | 
 
 
 def changes(store: Store, game_slug: str, start: str, end: str, redlines: bool = False) -> dict:
-    """Terms added, removed, changed and renamed between two versions, and numbered rules by number.
+    """Terms added, removed, changed and renamed between two versions, and numbered rules beside them.
 
-    ``added``/``removed``/``changed`` list names and ``renamed`` ``{"from", "to"}`` pairs (the contract);
-    ``terms`` details each term (``known`` or ``inferred``: no document dates an inferred change, it
-    happened at the latest in its version); ``redlines`` adds each changed term's word diff (``ops``).
+    ``added``/``removed``/``changed`` list glossary names and ``renamed`` ``{"from", "to"}`` pairs (the
+    contract); ``terms`` details each term (``known`` or ``inferred``: no document dates an inferred change,
+    it happened at the latest in its version); ``redlines`` adds each changed term's word diff (``ops``).
+    ``rules`` (a game with numbered rules) details its chapters, sections and rules followed by lineage
+    (``rule_changes``); ``matter`` names the unnumbered front and back matter of a numbered rules document
+    (its introduction, its credits), which changes with every edition and is no glossary term.
     """
     game = require_game(store, game_slug)
     a, b = version_range(store, game, start, end)
     report: dict[str, list] = {"added": [], "removed": [], "changed": [], "renamed": [], "terms": []}
-    numbered = []
+    numbered: list[TermRow] = []
+    unnumbered: list[TermRow] = []
     for term in store.terms(game, ("entry", "keyword", "section", "rule")):
-        if term.number:
-            numbered.append(term)
-        else:
-            _term_change(store, game, term, a, b, report, redlines)
+        (numbered if term.number else unnumbered).append(term)
+    numbered_documents = {term.document for term in numbered}
+    matter: dict[str, list] = {"added": [], "removed": [], "changed": [], "renamed": [], "terms": []}
+    for term in unnumbered:
+        into = matter if term.kind == "section" and term.document in numbered_documents else report
+        _term_change(store, game, term, a, b, into, redlines)
     for key in ("added", "removed", "changed"):  # by the names of the range, never by later ones
         report[key].sort(key=str.casefold)
     report["renamed"].sort(key=lambda r: r["to"].casefold())
@@ -172,7 +178,9 @@ def changes(store: Store, game_slug: str, start: str, end: str, redlines: bool =
     answer = {"status": "ok", "game": game.slug, "from": a.label, "to": b.label, "counts": counts, **report}
     answer["url"] = urls.changes(game.slug, a.label, b.label)
     if numbered:
-        answer["rules"] = _rule_changes(store, numbered, a, b)
+        answer["rules"] = rule_changes(store, numbered, a, b, redlines)
+    if any(matter[key] for key in ("added", "removed", "changed")):
+        answer["matter"] = {key: sorted(matter[key], key=str.casefold) for key in ("added", "removed", "changed")}
     return answer
 
 
@@ -226,21 +234,90 @@ def _term_change(
             report["terms"].append(item)
 
 
-def _rule_changes(store: Store, terms: list[TermRow], a: VersionRow, b: VersionRow) -> dict:
-    """Numbered rules added, removed and changed between two versions, by number."""
-    added, removed, changed = [], [], []
+RULE_CHANGES = ("added", "changed", "moved", "removed")
+
+
+def rule_changes(store: Store, terms: list[TermRow], a: VersionRow, b: VersionRow, redlines: bool = False) -> dict:
+    """Numbered chapters, sections and rules between two versions, each followed by lineage (a rule is the
+    rule, whatever its number): ``added`` and ``removed`` (with their text), ``changed`` (with the number
+    it had, when renumbered too, the subrules added, removed and changed, and with ``redlines`` its word
+    diff), and ``moved``: renumbered with the same title and words, neither a change nor an add and a
+    remove. ``counts`` counts rules, ``section_counts`` chapters and sections."""
+    found: dict[str, list[dict]] = {key: [] for key in RULE_CHANGES}
+    pairs = []
     for term in terms:
         revisions = store.revisions(term)
         old, _ = in_force(revisions, a.ordinal)
-        new, _ = in_force(revisions, b.ordinal)
-        if old is not None and new is not None and old.id == new.id:
+        new, after = in_force(revisions, b.ordinal)
+        old = None if old is None or old.removed else old
+        gone = new if new is not None and new.removed else None
+        new = None if new is None or new.removed else new
+        if old is None and new is None or (old is not None and new is not None and old.id == new.id):
             continue
-        before = rules.numbered_texts(store, term, old)
-        after = rules.numbered_texts(store, term, new)
-        added += [n for n in after if n not in before]
-        removed += [n for n in before if n not in after]
-        changed += [n for n in after if n in before and comparable(after[n]) != comparable(before[n])]
+        between = [r for r in revisions if a.ordinal < r.ordinal <= b.ordinal]
+        pairs.append((term, old, new, between, gone))
+    blocks = store.blocks_of([r.id for _, old, new, _, _ in pairs for r in (old, new) if r is not None])
+    for term, old, new, between, gone in pairs:
+        shown = new or old
+        assert shown is not None
+        kind = "chapter" if term.kind == "section" and rules.level(shown.number or "") == 0 else term.kind
+        item = {"kind": kind, "slug": term.slug, "inferred": any(r.inferred for r in between)}
+        if old is None:
+            added = {"number": new.number, "name": new.name, "version": between[0].version, "text": new.text}
+            found["added"].append({**item, **added})
+            continue
+        if new is None:
+            version = gone.version if gone is not None else b.label
+            removed = {"number": old.number, "name": old.name, "version": version, "text": old.text}
+            found["removed"].append({**item, **removed})
+            continue
+        old_words = _words(old, blocks.get(old.id, []))
+        new_words = _words(new, blocks.get(new.id, []))
+        renumbered = old.number != new.number
+        if old_words == new_words:
+            if renumbered:
+                moved_in = next((r for r in between if r.number == new.number), new)
+                moved = {"from": old.number, "to": new.number, "number": new.number, "name": new.name}
+                found["moved"].append({**item, **moved, "version": moved_in.version})
+            continue
+        complete = new.complete and all(r.complete for r in between)
+        changed = {**item, "number": new.number, "name": new.name, "version": new.version, "complete": complete}
+        if renumbered:
+            changed["was"] = old.number
+        if rules.title(old.name, old.number or "") != rules.title(new.name, new.number or ""):
+            changed["was_name"] = old.name
+        changed["subrules"] = _subrule_changes(blocks.get(old.id, []), blocks.get(new.id, []))
+        if redlines:
+            changed["ops"] = word_diff(plain_text(old.text), plain_text(new.text))
+        found["changed"].append(changed)
+    rank = {"chapter": 0, "section": 1, "rule": 2}
+    for items in found.values():
+        items.sort(key=lambda i: (rank.get(i["kind"], 3), rules.number_key(i["number"] or ""), i["slug"]))
+    counts = {key: sum(1 for i in found[key] if i["kind"] == "rule") for key in RULE_CHANGES}
+    section_counts = {key: len(found[key]) - counts[key] for key in RULE_CHANGES}
+    return {"counts": counts, "section_counts": section_counts, **found}
+
+
+def _words(revision: RevisionRow, blocks: list) -> tuple:
+    """What a numbered entry says, its numbers aside: its title and its blocks' words, formatting aside."""
+    title = comparable(rules.title(revision.name, revision.number or ""))
+    return (title, *(comparable(block.text) for block in blocks))
+
+
+def _subrule_changes(old_blocks: list, new_blocks: list) -> dict:
+    """The subrules (numbered blocks) a rule's change added, removed, changed and re-lettered unchanged
+    (``moved``: [old, new] numbers), each followed by its thread (116.2g "In a Planechase game..." became
+    116.2h when 116.2g was inserted before it: a move, and an added 116.2g, never a changed 116.2g)."""
+    old = {b.thread or b.number: b for b in old_blocks if b.number}
+    new = {b.thread or b.number: b for b in new_blocks if b.number}
+    kept = [(old[t], b) for t, b in new.items() if t in old]
     return {
-        key: sorted(found, key=rules.number_key)
-        for key, found in (("added", added), ("removed", removed), ("changed", changed))
+        "added": [b.number for t, b in new.items() if t not in old],
+        "removed": [b.number for t, b in old.items() if t not in new],
+        "changed": [b.number for was, b in kept if comparable(was.text) != comparable(b.text)],
+        "moved": [
+            [was.number, b.number]
+            for was, b in kept
+            if was.number != b.number and comparable(was.text) == comparable(b.text)
+        ],
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..urls import Urls
+from . import rules
 
 CONTEXT = 80  # characters of unchanged text kept on each side of a change
 
@@ -17,11 +18,14 @@ CONTEXT = 80  # characters of unchanged text kept on each side of a change
 def changes_markdown(report: dict, game_name: str, urls: Urls) -> str:
     game, start, end = report["game"], report["from"], report["to"]
     counts = report["counts"]
+    numbered = report.get("rules")
     out = [
         f"## {game_name}: what changed from {start} to {end}",
         "",
-        " · ".join(f"{n} {key}" for key, n in counts.items()),
+        ("Glossary: " if numbered else "") + " · ".join(f"{n} {key}" for key, n in counts.items()),
     ]
+    if numbered:
+        out.append("Rules: " + " · ".join(f"{numbered['counts'][key]} {RULE_WORDS[key]}" for key in RULE_ORDER))
     if any(t.get("inferred") for t in report["terms"]):
         out.append("*inferred*: no document dates the change; it happened at the latest in that version.")
 
@@ -49,10 +53,38 @@ def changes_markdown(report: dict, game_name: str, urls: Urls) -> str:
         if items:
             out += ["", f"### {kind.capitalize()}", ""]
             out += [f"- {link(t['term'], t['slug'], version)} (in {t['version']}{_inferred(t)})" for t in items]
-    for kind, numbers in report.get("rules", {}).items():
-        if numbers:
-            out += ["", f"### Rules {kind} ({len(numbers)})", "", ", ".join(numbers)]
+    if numbered:
+        out += _rules_markdown(numbered, game, start, end, urls)
     return "\n".join(out) + "\n"
+
+
+RULE_ORDER = ("changed", "moved", "added", "removed")
+RULE_WORDS = {"changed": "changed", "moved": "renumbered", "added": "added", "removed": "removed"}
+
+
+def _rules_markdown(numbered: dict, game: str, start: str, end: str, urls: Urls) -> list[str]:
+    """Numbered rules: each changed one with its redline, then the renumbered, added and removed ones."""
+
+    def link(number: str, name: str, version: str) -> str:
+        return f"[{_escape(rules.heading(number, name))}]({urls.rule(game, number, version)})"
+
+    out = []
+    for item in numbered["changed"]:
+        if item == numbered["changed"][0]:
+            out += ["", f"### Rules changed ({len(numbered['changed'])})"]
+        was = f" (was {item['was']})" if item.get("was") else ""
+        out += ["", f"#### {link(item['number'], item['name'], end)}{was}", ""]
+        diff = urls.rule_diff(game, item["number"], start, end)
+        out.append(f"Changed in {item['version']} · [diff]({diff})")
+        out += ["", *redline(item.get("ops", []))]
+    if numbered["moved"]:
+        out += ["", f"### Rules renumbered, words unchanged ({len(numbered['moved'])})", ""]
+        out += [f"- {item['from']} → {link(item['to'], item['name'], end)}" for item in numbered["moved"]]
+    for kind, version in (("added", end), ("removed", start)):
+        if numbered[kind]:
+            out += ["", f"### Rules {kind} ({len(numbered[kind])})", ""]
+            out += [f"- {link(item['number'], item['name'], version)}" for item in numbered[kind]]
+    return out
 
 
 def redline(ops: list[dict]) -> list[str]:

@@ -162,9 +162,12 @@ def spec(server: str = "") -> dict:
             True,
         ),
         "/api/{game}/changes/{span}": _get(
-            "Terms added, removed, changed and renamed between two versions (and numbered rules by number), "
-            "with counts, known or inferred, and each changed term's word redline (ops); format=markdown gives "
-            "the report as Markdown to post to a forum; a range that runs backwards is a 400",
+            "Glossary terms added, removed, changed and renamed between two versions, with counts, known or "
+            "inferred, and each changed term's word redline (ops); for a game of numbered rules, rules: each "
+            "chapter, section and rule added, removed, changed (with its redline and the subrules it changed) or "
+            "renumbered unchanged (moved), followed by lineage, with counts; matter: front and back matter of a "
+            "numbered rules document (not glossary terms). format=markdown gives the report as Markdown to post "
+            "to a forum; a range that runs backwards is a 400",
             [game, span, _param("format", "query", False, "json (default) or markdown")],
             obj,
             True,

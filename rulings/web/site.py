@@ -251,7 +251,8 @@ def _diff_page(data: dict, view: views.DiffView):
 def changes(span: str):
     start, end = span_or_404(span)
     data = compare.changes(store(), game().slug, start, end, redlines=True)
-    redlines = {t["slug"]: views.diff_html(t["ops"]) for t in data["terms"] if "ops" in t}
+    changed = data["terms"] + (data["rules"]["changed"] if "rules" in data else [])
+    redlines = {t["slug"]: views.diff_html(t["ops"]) for t in changed if "ops" in t}
     return render_template("changes.html", game=game(), data=data, redlines=redlines, versions=store().versions(game()))
 
 
