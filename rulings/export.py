@@ -21,8 +21,11 @@ import shutil
 from collections import deque
 from itertools import pairwise
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import BadRequest, write_error
+from .graph import answers
+from .graph.compare import edition_snapshot
 from .graph.store import Game, Store
 from .index.writer import documents
 from .settings import Settings
@@ -61,13 +64,16 @@ def start_pages(store: Store) -> list[str]:
     for game in store.games():
         out += [urls.game(game.slug), urls.feed(game.slug), urls.link(game.slug)]
         versions = store.versions(game)
-        for i, before in enumerate(versions):  # every pair: the change report's version picker reaches them all
-            out += [urls.changes(game.slug, before.label, after.label) for after in versions[i + 1 :]]
+        # Reports between consecutive versions as pages; any other pair is made in the browser from two
+        # versions' snapshots (``write_edition_data``), by the picker's page: linear in versions, not quadratic.
+        out += [urls.changes(game.slug, before.label, after.label) for before, after in pairwise(versions)]
+        if len(versions) > 1:
+            out.append(urls.changes_picker(game.slug))
         for term in store.terms(game):
             revisions = store.revisions(term)
             out += [urls.term(game.slug, term.slug), urls.history(game.slug, term.slug)]
-            first = revisions[0].ordinal if revisions else 0
-            out += [urls.term(game.slug, term.slug, v.label) for v in versions if v.ordinal >= first]
+            if not term.number:  # a numbered rule's pinned pages are at its numbers, linked from each version's text
+                out += [urls.term(game.slug, term.slug, v.label) for v in versions if _defined(revisions, v)]
             for a, b in pairwise(revisions):
                 out.append(urls.diff(game.slug, term.slug, a.version, b.version))
             if revisions and revisions[-1].version != versions[-1].label and len(versions) > 1:
@@ -75,6 +81,12 @@ def start_pages(store: Store) -> list[str]:
         out += [urls.ruling(game.slug, r["slug"]) for r in store.rulings(game)]
         out += [urls.card(game.slug, c["slug"]) for c in store.cards(game)]
     return out
+
+
+def _defined(revisions: list, version) -> bool:
+    """Whether a term has a text at ``version`` (its pinned page there is a page, not a "not defined" 404)."""
+    current, _ = answers.in_force(revisions, version.ordinal)
+    return current is not None and not current.removed
 
 
 def relative_links(html: str, from_file: str) -> str:
@@ -136,6 +148,45 @@ def write_search_index(store: Store, target: Path) -> None:
         games.append({"slug": game.slug, "name": game.name, "bytes": len(data.encode("utf-8"))})
     listing = json.dumps(games, ensure_ascii=False, separators=(",", ":"))
     (folder / "games.js").write_text(f"window.RULINGS_GAMES = {listing};\n", encoding="utf-8")
+
+
+def write_edition_data(store: Store, target: Path) -> int:
+    """``<game>/v/<version>/edition.js`` for each version of a game with several: its snapshot
+    (``compare.edition_snapshot``), from which ``static/changes.js`` makes the report between any two
+    versions. Scripts, so they load from file:// too. The bytes written."""
+    written = 0
+    for game in store.games():
+        versions = store.versions(game)
+        if len(versions) < 2:
+            continue
+        revisions = store.revisions_in(game)
+        for version in versions:
+            body = json.dumps(
+                edition_snapshot(store, game, version, revisions), ensure_ascii=False, separators=(",", ":")
+            )
+            data = (
+                f"(window.RULINGS_EDITIONS = window.RULINGS_EDITIONS || {{}})[{json.dumps(version.label)}] = {body};\n"
+            )
+            out = target / urls.edition_data(game.slug, version.label).lstrip("/")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(data, encoding="utf-8")
+            written += len(data.encode("utf-8"))
+    return written
+
+
+REDIRECT_PAGE = (  # {url}: the site path (links are made relative with the page's others); {here}: already relative
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
+    '<meta http-equiv="refresh" content="0; url={here}"><link rel="canonical" href="{url}"></head>'
+    '<body><p>This page is at <a href="{url}">{url}</a>.</p></body></html>\n'
+)
+
+
+def redirect_target(response) -> str | None:
+    """Where a redirect of the site leads, as a site path (None: elsewhere)."""
+    location = urlsplit(response.headers.get("Location", ""))
+    if location.scheme or location.netloc or not location.path.startswith("/"):
+        return None
+    return location.path + (f"#{location.fragment}" if location.fragment else "")
 
 
 def link_names(store: Store, game: Game) -> dict:
@@ -285,11 +336,15 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
     while queue:
         url = queue.popleft()
         response = client.get(url, base_url=base_url)
-        if response.status_code != 200:
+        file = page_file(url)
+        moved = redirect_target(response) if response.status_code in (301, 302, 307, 308) else None
+        if moved is not None and file.endswith(".html"):  # a static host redirects nothing: a page that does
+            body = REDIRECT_PAGE.format(url=moved, here=relative(file, moved))
+        elif response.status_code != 200:
             failed.append((url, response.status_code))
             continue
-        file = page_file(url)
-        body = response.get_data(as_text=True)
+        else:
+            body = response.get_data(as_text=True)
         if file.endswith(".html"):
             for link in linked_pages(body):  # every page a page links to is exported too
                 if link not in seen:
@@ -313,4 +368,5 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
     )
     write_search_index(store, target)
     write_link_names(store, target)
-    return {"pages": written, "failed": failed, "target": str(target)}
+    data = write_edition_data(store, target)
+    return {"pages": written, "failed": failed, "target": str(target), "edition_data_bytes": data}

@@ -66,6 +66,10 @@ class Urls:
         """Word diff of the rule printed under ``number`` at ``end`` (else at ``start``) between two versions."""
         return self._path(f"/{game}/rules/{number}/diff/{quote(start)}..{quote(end)}")
 
+    def reading(self, game: str, version: str, start: str, anchor: str | None = None) -> str:
+        """A page of a version's whole text too long for one page, named by the anchor it starts at ("702")."""
+        return self._path(f"/{game}/v/{quote(version)}/read/{quote(start)}", anchor)
+
     def history(self, game: str, slug: str) -> str:
         return self._path(f"/{game}/terms/{slug}/history")
 
@@ -74,6 +78,15 @@ class Urls:
 
     def changes(self, game: str, start: str, end: str) -> str:
         return self._path(f"/{game}/changes/{quote(start)}..{quote(end)}")
+
+    def changes_picker(self, game: str) -> str:
+        """The change report's version picker (``?from=…&to=…``); in a static export, the report between any
+        two versions made in the browser."""
+        return self._path(f"/{game}/changes")
+
+    def edition_data(self, game: str, version: str) -> str:
+        """A static export's snapshot of one version (``compare.edition_snapshot``), a script."""
+        return self._path(f"/{game}/v/{quote(version)}/edition.js")
 
     def ruling(self, game: str, slug: str) -> str:
         return self._path(f"/{game}/rulings/{slug}")

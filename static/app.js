@@ -169,15 +169,31 @@
     });
   }
 
-  // Static export: the version picker goes straight to the report's file (the server would redirect).
+  // A long version's contents page: a link to an anchor of the whole text ("…/v/2023-04-14/#702.19b", from
+  // when it was one page) goes on to the page holding it; a glossary paragraph ("slug--p-…") to its entry's.
+  var pageAnchors = $("#page-anchors");
+  if (pageAnchors && hashId() && !document.getElementById(hashId())) {
+    var held = JSON.parse(pageAnchors.textContent), wanted = hashId();
+    var at = held[wanted] !== undefined ? held[wanted] : held[wanted.split("--")[0]];
+    var pageLinks = $all("nav.pages a");
+    if (at !== undefined && pageLinks[at]) { location.replace(pageLinks[at].href.split("#")[0] + location.hash); }
+  }
+
+  // Static export: the version picker goes straight to the report's file (the server would redirect) when the
+  // two versions are consecutive; any other report is made in the browser (static/changes.js) from their texts.
   var picker = $("form.picker[data-static-path]");
   if (isStatic && picker) {
     picker.addEventListener("submit", function (event) {
       event.preventDefault();
       var from = $("#from", picker), to = $("#to", picker);
       var pair = from.selectedIndex <= to.selectedIndex ? [from.value, to.value] : [to.value, from.value];
-      var path = picker.getAttribute("data-static-path").replace("FROM..TO", pair.join(".."));
-      location.href = root + path.replace(/^\//, "") + "/index.html";
+      var path = picker.getAttribute("data-static-path").replace(/^\//, "");
+      if (Math.abs(from.selectedIndex - to.selectedIndex) === 1) {
+        location.href = root + path.replace("FROM..TO", pair.map(encodeURIComponent).join("..")) + "/index.html";
+      } else {
+        location.href = root + path.replace("/FROM..TO", "") + "/index.html?from=" + encodeURIComponent(pair[0]) +
+          "&to=" + encodeURIComponent(pair[1]);
+      }
     });
   }
 

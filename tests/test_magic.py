@@ -134,8 +134,8 @@ def test_glossary_entries_link_the_rules_they_cite(magic_store, magic_client):
         (f"/{GAME}/rules/7", 200, "702. Keyword Abilities"),
         (f"/{GAME}/rules/702.19z", 404, "Nearby: 702.19"),
         (f"/{GAME}/v/2020-01-22/rules/702.138", 404, "introduced in 2020-04-17"),
-        (f"/{GAME}/v/2021-02-02/", 200, 'href="#702"'),
-        (f"/{GAME}/v/2021-02-02/", 200, 'id="702.19b"'),
+        (f"/{GAME}/v/2021-02-02/", 200, f'href="/{GAME}/v/2021-02-02/read/702#702"'),  # contents: read a page at a time
+        (f"/{GAME}/v/2021-02-02/read/702", 200, 'id="702.19b"'),
     ],
 )
 def test_rule_urls(magic_client, url, status, phrase):

@@ -10,6 +10,7 @@ the CLI (exit 2), the API and the site (400).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 
 from ..errors import BadRequest
@@ -321,3 +322,58 @@ def _subrule_changes(old_blocks: list, new_blocks: list) -> dict:
             if was.number != b.number and comparable(was.text) == comparable(b.text)
         ],
     }
+
+
+# -- a version item by item, for reports made elsewhere -------------------------------------------
+def digest(text: str) -> str:
+    """A short fingerprint of a text's comparable form: two texts have one digest when they are the same text."""
+    return hashlib.blake2b(comparable(text).encode("utf-8"), digest_size=6).hexdigest()
+
+
+def edition_snapshot(store: Store, game: Game, version: VersionRow, revisions: dict[int, list] | None = None) -> dict:
+    """What ``version`` says, item by item, for a change report between any two versions made from two
+    snapshots alone (the static export makes them in the browser: ``static/changes.js``), linear in versions
+    where a report for every pair is quadratic.
+
+    ``terms`` and ``matter``: ``[slug, name, revision version, digest of the name, digest of the text, text,
+    unknown since]`` of each glossary term (front and back matter) in force, its text the one ``changes``
+    compares, and the index (in the game's versions) of its latest revision up to ``version`` whose text is
+    not fully known (-1: none), which makes a change between two versions after it "changed";
+    ``rules``: ``[slug, kind, number, title, revision version, digest of the words, text]`` of each numbered
+    chapter, section and rule. Two snapshots give the lists ``changes`` gives: added, removed, changed (text
+    digests differ), renamed (name digests differ) for terms; added, removed, changed (words differ) and
+    moved (only the number differs) for rules. Redlines are made from the texts.
+    """
+    revisions = revisions if revisions is not None else store.revisions_in(game)
+    index = {v.ordinal: i for i, v in enumerate(store.versions(game))}
+    out: dict[str, list] = {"terms": [], "matter": [], "rules": []}
+    terms = store.terms(game, ("entry", "keyword", "section", "rule"))
+    numbered_documents = {t.document for t in terms if t.number}
+    rules_in_force = []
+    for term in terms:
+        revision, _ = in_force(revisions.get(term.id, []), version.ordinal)
+        if revision is None or revision.removed:
+            continue
+        if term.number:
+            rules_in_force.append((term, revision))
+            continue
+        text = revision.text
+        if not text.strip() and revision.redirect:
+            found = resolved_definition(store, game, revision, version.ordinal)
+            text = found["text"] if found else text
+        into = "matter" if term.kind == "section" and term.document in numbered_documents else "terms"
+        unknown = [index[r.ordinal] for r in revisions[term.id] if r.ordinal <= version.ordinal and not r.complete]
+        name, shown = revision.name, plain_text(text)
+        out[into].append(
+            [term.slug, name, revision.version, digest(name), digest(text), shown, unknown[-1] if unknown else -1]
+        )
+    blocks = store.blocks_of([r.id for _, r in rules_in_force])
+    for term, revision in rules_in_force:
+        number = revision.number or ""
+        kind = "chapter" if term.kind == "section" and rules.level(number) == 0 else term.kind
+        words = "\n".join(_words(revision, blocks.get(revision.id, [])))
+        title = rules.title(revision.name, number)
+        out["rules"].append(
+            [term.slug, kind, number, title, revision.version, digest(words), plain_text(revision.text)]
+        )
+    return {"game": game.slug, "version": version.label, "date": version.date, **out}

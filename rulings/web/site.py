@@ -5,17 +5,17 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from ..errors import Unanswerable
+from ..errors import NotFound, Unanswerable
 from ..graph import answers, compare, rules
 from ..graph.linkify import FORMATS, MAX_LINKIFY_CHARS
 from ..index.search import CLOSE, OPEN, clean_query
 from ..urls import Urls
 from . import games, reading, rulepages, views
 from .cache import reads
-from .context import absolute, base_url, game, loaded, store
+from .context import absolute, base_url, game, loaded, site_urls, store
 from .home import game_index
 from .lookup import (
     APPLIES_PARAMS,
@@ -141,12 +141,44 @@ def _not_defined(term_row, version):
 # -- whole documents --------------------------------------------------------------------------
 @bp.route("/<game>/v/<version>/")
 def version_page(version: str):
+    """A version's whole text on one page, or, when too long for one (``reading.pages``), its contents."""
     target = version_or_404(game(), version)
     if version != target.label:
         return redirect(url_for("site.version_page", version=target.label), code=version_redirect(version, target))
     doc = reading.document(game(), target)
+    paged = reading.pages(doc)
+    if paged:  # the contents, linked to the pages; an old link to an anchor of the whole text finds its page
+        anchors = {anchor: i for i, page in enumerate(paged) for anchor in page.anchors}
+        links, first = reading.page_links(doc), reading.opening(doc)
+        html = first.html if first else []
+        return render_template(
+            "version.html",
+            doc=doc,
+            pages=links,
+            doc_pages=paged,
+            page_anchors=anchors,
+            opening=first,
+            html=html,
+            game=game(),
+            previews=previews(game(), target, *html),
+        )
     html = reading.document_html(doc)
     return render_template("version.html", doc=doc, html=html, game=game(), previews=previews(game(), target, *html))
+
+
+@bp.route("/<game>/v/<version>/read/<start>")
+def reading_page(version: str, start: str):
+    """A page of a version's whole text too long for one page, named by the anchor it starts at."""
+    target = version_or_404(game(), version)
+    if version != target.label:
+        code = version_redirect(version, target)
+        return redirect(url_for("site.reading_page", version=target.label, start=start), code=code)
+    doc = reading.document(game(), target)
+    read = reading.reading_page(doc, start)
+    if read is None:
+        raise NotFound(f"No page of the v{target.label} text starts at {start!r}.")
+    shown = previews(game(), target, *read.html)
+    return render_template("version.html", doc=doc, read=read, html=read.html, game=game(), previews=shown)
 
 
 # -- numbered rules ---------------------------------------------------------------------------
@@ -259,8 +291,13 @@ def changes(span: str):
 @bp.route("/<game>/changes")
 @reads("from", "to")
 def changes_between():
-    """The version picker's answer (``?from=1.1&to=1.4``): the change report's own URL."""
+    """The version picker's answer (``?from=1.1&to=1.4``): the change report's own URL. A static export has
+    pages only for consecutive versions: there this page makes any other report in the browser, from the two
+    versions' snapshots (``export.write_edition_data``, ``static/changes.js``)."""
     versions = store().versions(game())
+    if current_app.config["STATIC_EXPORT"]:
+        data = [(v, site_urls().edition_data(game().slug, v.label)) for v in versions]
+        return render_template("changes_static.html", game=game(), versions=versions, data=data)
     start = request.args.get("from") or versions[0].label
     end = request.args.get("to") or versions[-1].label
     return redirect(url_for("site.changes", span=f"{start}..{end}"))
