@@ -254,6 +254,7 @@ def test_the_api_mirrors_history_and_diff(tiny):
                                   {"number": "104.2", "since": "C"}]  # fmt: skip
     diff = client.get(f"/api/{GAME}/rules/104.2/diff/A..C").get_json()
     assert diff["changed"] is True and {op["op"] for op in diff["ops"]} == {"equal", "insert", "delete"}
+    assert diff["url"] == f"/{GAME}/rules/104.2/diff/A..C"  # the rule's diff, not its term's redirect
     rule = client.get(f"/api/{GAME}/v/B/rules/103.2").get_json()
     assert rule["numbers"] == ["102.1", "103.2"] and rule["history_url"] == f"/{GAME}/terms/{rule['slug']}/history"
     chapter = client.get(f"/api/{GAME}/rules/1").get_json()  # a chapter lists its sections

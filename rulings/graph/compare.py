@@ -119,7 +119,7 @@ def _rule_diff(store: Store, game: Game, number: str, a: VersionRow, b: VersionR
     steps = rules.history(store, located)
     old, _ = rules.step_at(steps, a.ordinal)
     new, _ = rules.step_at(steps, b.ordinal)
-    return _diff_answer(
+    answer = _diff_answer(
         game,
         located.number,
         located.term.slug,
@@ -130,6 +130,7 @@ def _rule_diff(store: Store, game: Game, number: str, a: VersionRow, b: VersionR
         old.revision if old else None,
         new.revision if new else None,
     )
+    return {**answer, "url": urls.rule_diff(game.slug, rules.normalise(number), a.label, b.label)}
 
 
 def _diff_answer(game, name, slug, a, b, old_text, new_text, old: RevisionRow | None, new: RevisionRow | None) -> dict:
