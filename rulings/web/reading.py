@@ -262,7 +262,7 @@ def opening(doc: Document) -> Reading | None:
 def page_links(doc: Document) -> dict[str, str]:
     """anchor -> the URL of the page holding it, for a paged document's table of contents."""
     built = site_urls()
-    out = {}
+    out: dict[str, str] = {}
     for page in pages(doc):
         url = built.reading(doc.game.slug, doc.version.label, page.start)
         for anchor in page.anchors:

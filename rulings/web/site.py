@@ -150,7 +150,7 @@ def version_page(version: str):
     if paged:  # the contents, linked to the pages; an old link to an anchor of the whole text finds its page
         anchors = {anchor: i for i, page in enumerate(paged) for anchor in page.anchors}
         links, first = reading.page_links(doc), reading.opening(doc)
-        html = first.html if first else []
+        opening = first.html if first else []
         return render_template(
             "version.html",
             doc=doc,
@@ -158,12 +158,12 @@ def version_page(version: str):
             doc_pages=paged,
             page_anchors=anchors,
             opening=first,
-            html=html,
+            html=opening,
             game=game(),
-            previews=previews(game(), target, *html),
+            previews=previews(game(), target, *opening),
         )
-    html = reading.document_html(doc)
-    return render_template("version.html", doc=doc, html=html, game=game(), previews=previews(game(), target, *html))
+    whole = reading.document_html(doc)
+    return render_template("version.html", doc=doc, html=whole, game=game(), previews=previews(game(), target, *whole))
 
 
 @bp.route("/<game>/v/<version>/read/<start>")

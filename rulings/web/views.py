@@ -103,13 +103,13 @@ _QUALIFIER = re.compile(r"\s*\(.*\)$")  # "Attack (Enemy Activation)": a see-als
 
 @dataclass(frozen=True)
 class Step:
-    """One version in a term page's timeline, its links made here: a call from a template costs about
-    4 µs (Jinja's ``Context.call``), and a timeline line made three."""
+    """One version in a term's or a rule's timeline (``macros.html`` ``timeline``), its links made here: a
+    call from a template costs about 4 µs (Jinja's ``Context.call``), and a timeline line made three."""
 
     version: str
     date: str | None
-    href: str  # the term's text in force then
-    words: str  # what the revision did ("amended in 1.4")
+    href: str | None  # the text in force then (None: not in that version, as a rule in the version removing it)
+    words: str  # what the version did ("amended in 1.4"); "" for a rule's version that left it as it was
     diff: str | None  # from the revision before, when there is one
     here: bool  # the revision the page shows
 
