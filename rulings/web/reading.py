@@ -90,14 +90,6 @@ class Document:
 
 def document(game: Game, version: VersionRow) -> Document:
     """The versioned terms in force at ``version`` in document order, with a table of contents."""
-    parts, toc = loaded().memo(("parts", game.slug, version.label), lambda: _parts(version))
-    path = url_for("site.version_page", version=version.label)  # the only URL of the whole text
-    citation = views.citation("Rules", game, version, absolute(path))
-    return Document(game, version, parts, toc, store().versions(game), citation)
-
-
-def _parts(version: VersionRow) -> tuple[list[Part], list[TocItem]]:
-    """A version's parts and contents, read once per build (each page of a long text reads them all)."""
     st = store()
     contents = st.contents(version)
     blocks = st.blocks_of([revision.id for _, revision in contents])
@@ -119,7 +111,9 @@ def _parts(version: VersionRow) -> tuple[list[Part], list[TocItem]]:
                 toc.append(TocItem(part))
             else:
                 toc[-1].children.append(part)
-    return parts, toc
+    path = url_for("site.version_page", version=version.label)  # the only URL of the whole text
+    citation = views.citation("Rules", game, version, absolute(path))
+    return Document(game, version, parts, toc, st.versions(game), citation)
 
 
 def document_html(doc: Document) -> str:
