@@ -156,14 +156,21 @@
       });
     return ops;
   }
+  // As views.diff_html: line ends stay newlines (.diff keeps them), never doubled by a <br>, and the
+  // spaces and line ends a mark starts or ends with are left outside it.
+  var EDGES = /^(\s*)([\s\S]*?)(\s*)$/;
   function redline(oldText, newText) {
     var box = el("div", { "class": "diff" });
     diff(oldText, newText).forEach(function (op) {
-      var into = op.op === "equal" ? box : box.appendChild(el(op.op === "insert" ? "ins" : "del"));
-      op.text.split("\n").forEach(function (line, i) {
-        if (i) { into.appendChild(el("br")); into.appendChild(document.createTextNode("\n")); }
-        into.appendChild(document.createTextNode(line));
-      });
+      if (op.op === "equal") { box.appendChild(document.createTextNode(op.text)); return; }
+      var parts = EDGES.exec(op.text);
+      if (!parts[2]) {  // only spaces or line ends: an insertion shown, a deletion not
+        if (op.op === "insert") { box.appendChild(document.createTextNode(parts[1])); }
+        return;
+      }
+      box.appendChild(document.createTextNode(parts[1]));
+      box.appendChild(el(op.op === "insert" ? "ins" : "del", {}, parts[2]));
+      box.appendChild(document.createTextNode(parts[3]));
     });
     return box;
   }
@@ -193,11 +200,12 @@
     if (note) { li.appendChild(document.createTextNode(" ")); li.appendChild(el("small", { "class": "muted" }, note)); }
     return li;
   }
-  function change(href, name, note, body) {
+  function change(href, name, note, body) {  // a summary holds no link (a control inside a control)
     var details = el("details", { "class": "change" }), summary = details.appendChild(el("summary"));
-    summary.appendChild(el("a", { href: href }, name));
+    summary.appendChild(el("span", { "class": "name" }, name));
     if (note) { summary.appendChild(document.createTextNode(" ")); summary.appendChild(el("small", { "class": "muted" }, note)); }
     details.appendChild(body);
+    details.appendChild(el("p", { "class": "open" })).appendChild(el("a", { href: href }, name + " \u2192"));
     return details;
   }
   function list(id, title, items, fill) {

@@ -41,12 +41,17 @@ PAGES = {
     "card": "/marvel-champions/cards/pepper-potts",
     "not found": "/marvel-champions/terms/no-such-term",
 }
-# A numbered game's pages (Magic, two editions from ../shared): a targeted subrule, a rule's 404, an edition.
+# A numbered game's pages (Magic, two editions from ../shared): a targeted subrule, a rule's 404, its history and
+# diff, the rules index, a change report of numbered rules.
 MAGIC_PAGES = {
     "rule, a subrule targeted": "/magic-the-gathering/rules/702.19#702.19b",
     "pinned rule": "/magic-the-gathering/v/2020-01-22/rules/702.19",
     "rule not found": "/magic-the-gathering/rules/702.19z",
     "magic term": "/magic-the-gathering/terms/trample",
+    "rules index": "/magic-the-gathering/rules",
+    "rule history": "/magic-the-gathering/rules/702.19/history",
+    "rule diff": "/magic-the-gathering/rules/702.19/diff/2020-01-22..2020-04-17",
+    "numbered change report": "/magic-the-gathering/changes/2020-01-22..2020-04-17",
 }
 
 
@@ -101,5 +106,5 @@ def magic_server(tmp_path_factory):
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("name", sorted(MAGIC_PAGES))
 def test_axe_finds_no_violation_on_a_numbered_game(browser, magic_server, name, size, theme):  # noqa: F811
-    found = violations(browser, magic_server + MAGIC_PAGES[name], size, theme)
+    found = violations(browser, magic_server + MAGIC_PAGES[name], size, theme, open_details="report" in name)
     assert found == [], "\n".join(found)

@@ -231,13 +231,13 @@ def shown_report(page, site: Path, query: str) -> dict:
         return page.locator(selector).all_inner_texts()
 
     return {
-        "changed": texts("#changed details summary a"),
+        "changed": texts("#changed details summary .name"),
         "added": texts("#added li a"),
         "removed": texts("#removed li a"),
-        "rules changed": texts("#rules-changed details summary a"),
+        "rules changed": texts("#rules-changed details summary .name"),
         "rules moved": texts("#rules-moved li a"),
-        "rules added": texts("#rules-added details summary a"),
-        "rules removed": texts("#rules-removed details summary a"),
+        "rules added": texts("#rules-added details summary .name"),
+        "rules removed": texts("#rules-removed details summary .name"),
         "redlines": page.locator("#rules-changed ins").count(),
     }
 
