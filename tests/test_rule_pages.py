@@ -266,7 +266,7 @@ def test_the_api_mirrors_history_and_diff(tiny):
 FORWARD = (
     re.compile(r'<aside class="banner (?:superseded|current)".*?</aside>', re.S),  # "superseded in ...", "see current"
     re.compile(r'<meta (?:name|property)="(?:og:)?description" content="[^"]*">'),  # "Superseded in C: ..."
-    re.compile(r" until superseded by <a [^>]*>v\w+</a> \([^)]*\)|; the current version"),  # a whole version's
+    re.compile(r" until superseded by <a [^>]*>v[\w-]+</a>(?: \([^)]*\))?|; the current version"),  # a whole version's
 )
 
 
