@@ -132,7 +132,9 @@ def test_the_report_page_counts_rules_and_shows_moves_redlines_and_texts(tiny): 
     assert '<a href="#rules-moved"><strong>3</strong> renumbered</a>' in counts
     assert '<p class="counts">Chapters and sections: 2 renumbered · 1 added</p>' in html  # text: no links beside it
     changed = html.split('<section id="rules-changed">', 1)[1].split("</section>", 1)[0]
-    assert '<span class="name">103.2. Trample</span> <small class="muted">was 102.1</small>' in changed  # no link in a summary
+    assert (
+        '<span class="name">103.2. Trample</span> <small class="muted">was 102.1</small>' in changed
+    )  # no link in a summary
     assert '<a href="/tiny-rules/v/B/rules/103.2">103.2. Trample in B →</a>' in changed
     assert "<ins>" in changed
     moved = html.split('<section id="rules-moved">', 1)[1].split("</section>", 1)[0]
