@@ -7,21 +7,7 @@ from rulings.ingest.parsers import parse
 from rulings.ingest.report import document_report
 
 from .conftest import text_source
-
-
-def read(text: str, kind: str = "rulebook"):
-    source = text_source(text, kind, file="doc.md")
-    doc = parse(source)
-    assert doc.uncovered(source.lines) == [], "every line is in an entry, a ruling or the furniture"
-    return doc
-
-
-def terms(doc) -> dict:
-    return {e.name: e for e in doc.entries if e.kind == "entry"}
-
-
-def sections(doc) -> dict:
-    return {e.name: e for e in doc.entries if e.kind == "section"}
+from .test_outline_parser import read, sections, terms  # a fixture read whole, its terms and sections
 
 
 def warnings(text: str, kind: str = "rulebook") -> list[str]:
