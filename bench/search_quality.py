@@ -3,11 +3,13 @@
 The question set is scored per game and per kind, its held-out quarter (tests/evalfiles.py) apart.
 Questions of games the corpus lacks (Magic, unless built from ``make corpus-magic``) are left out.
 
-Usage: python bench/search_quality.py [--corpus DIR] [--list] [--blind dev|test]
+Usage: python bench/search_quality.py [--corpus DIR] [--list] [--blind dev|test|all] [--blind-set NAME]
   --corpus var/corpus-magic   the bundled games and Magic (make corpus-magic first)
   --list                      every question with its rank and top hit
-  --blind dev                 also the blind set's development half (tests/data/search-blind.tsv);
-                              "test" reports its test half: run that once, at the end, never to tune
+  --blind dev                 also a blind set's development half (default: the newest,
+                              tests/data/search-blind-2.tsv); "test" reports its test half: run that
+                              once, at the end, never to tune; "all" only for a spent set
+  --blind-set search-blind    the first blind set (spent: its test half was reported)
 """
 
 import argparse
@@ -16,7 +18,7 @@ from pathlib import Path
 from common import ROOT, built_store
 
 from rulings.index.search import Searcher
-from tests.evalfiles import Score, blind_cases, dev_cases, question_cases, score
+from tests.evalfiles import BLIND, BLIND_SETS, Score, blind_cases, dev_cases, question_cases, score
 from tests.shared import require_shared
 
 
@@ -37,8 +39,11 @@ if __name__ == "__main__":
     options.add_argument("--corpus", type=Path, default=ROOT / "corpus")
     options.add_argument("--list", action="store_true")
     options.add_argument("--dev", default="search-dev.tsv", help="a sample in ../shared/eval")
-    options.add_argument("--blind", choices=("dev", "test"), help="a half of the blind set (test: once, at the end)")
+    options.add_argument("--blind", choices=("dev", "test", "all"), help="a blind set half (test: once, at the end)")
+    options.add_argument("--blind-set", choices=BLIND_SETS, default=BLIND_SETS[-1], help="which blind set (tests/data)")
     args = options.parse_args()
+    if args.blind == "all" and args.blind_set == BLIND_SETS[-1]:
+        options.error(f"{args.blind_set}: its test half is read once, at the end: give --blind dev or --blind test")
     require_shared()
     store, build = built_store(args.corpus)
     searcher = Searcher(build)
@@ -55,10 +60,10 @@ if __name__ == "__main__":
     table("  by kind", questions.by(lambda c: c.kind))
     table("  tuning / held out", questions.by(lambda c: "held out" if c.held_out else "tuning"))
     if args.blind:
-        blind = score(searcher, blind_cases(args.blind, games))
+        blind = score(searcher, blind_cases(args.blind, games, BLIND.with_name(f"{args.blind_set}.tsv")))
         if args.list:
             listing(blind)
-        table(f"search-blind.tsv ({args.blind} half)", {"all": blind})
+        table(f"{args.blind_set}.tsv ({args.blind} half)", {"all": blind})
         table("  by game", blind.by(lambda c: c.game))
         table("  by kind", blind.by(lambda c: c.kind))
         n = len(blind.scored)
