@@ -226,3 +226,58 @@ To resolve an attack, take the following steps, in order:
 * **Weakened:** The unit rolls one die fewer.
 """
     assert list(terms(read(text))) == ["Panicked", "Weakened"]
+
+
+def test_a_field_defined_under_every_heading_of_a_glossary_gives_no_terms():
+    """ "**Instant Effect** -" under each location of a location glossary is a field each location fills in."""
+    text = """# Library Rules
+
+## Location Glossary
+
+### 1 \u2014 Diviner's Hut
+
+**Instant Effect** - Draw one card for every assistant you have placed.
+
+### 2 \u2014 Book Swap
+
+**Instant Effect** - Trade one card from your hand with one card here.
+
+### 3 \u2014 Auction House
+
+**Delayed Effect** - Discard cards equal to your bid to take the three cards.
+
+### 4 \u2014 Bindery
+
+**Instant Effect** - Shelve one card.
+"""
+    found = terms(read(text))
+    assert "Instant Effect" not in found
+    assert list(found) == ["Delayed Effect"]  # defined once: a term, as before
+
+
+def test_things_to_do_put_as_gerunds_give_no_terms_but_participles_among_nouns_stay():
+    text = """# Mill Rules
+
+## Workers
+
+**Hiring workers:** Pay 2 money per worker you take from the supply.
+
+**Firing workers:** Return workers to the supply; pay nothing.
+
+## Shares
+
+**Purchasing shares:** Pay the share's price to the bank.
+
+**Selling shares:** Take the share's price from the bank.
+
+**Dividend:** Money paid on each share at the end of a round.
+
+## Player Roles
+
+**Starting Player:** Takes the first turn of each round.
+
+**Banker:** Keeps the money of the bank.
+
+**Treasurer:** Counts the money of the bank at the end of the game.
+"""
+    assert list(terms(read(text))) == ["Starting Player", "Banker", "Treasurer"]

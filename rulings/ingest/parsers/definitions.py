@@ -238,6 +238,7 @@ NUMBER_WORDS = (
 )
 SERIAL_WORD = re.compile(rf"^(?:[a-z]?\d+[a-z]?|[a-z]|{NUMBER_WORDS})$")  # "2", "c1", "A01a", "B", "Two", "First"
 NAME_FIELD = re.compile(r"^(?:[\w\u2019']+\s+){0,2}?(?:name|title)\b", re.I)  # "Hero's Name, Race…", "Title"
+GERUND = re.compile(r"^[A-Za-z]{2,}ing$")
 SECTION_WORDS = frozenset(
     {"setup", "set up", "gameplay", "game play", "goal", "goals", "scoring", "special rules", "ties", "overview",
      "end of the game", "game end", "winning", "how to win", "victory", "preparation", "components", "rules"}
@@ -260,10 +261,18 @@ def look_up_names(names: list[str]) -> bool:
     """Whether the names of a definition list outside any glossary name things a player looks up. Not a
     card's anatomy (its callouts name a name or title field: "Hero's Name", "Title", "Cost"), a numbered
     series, or chapters set in bold ("Setup", "Gameplay", "Special Rules", "Advanced Variant")."""
-    if any(NAME_FIELD.match(n) for n in names) or serial_names(names):
+    if any(NAME_FIELD.match(n) for n in names) or serial_names(names) or procedures(names):
         return False
     chapters = sum(1 for n in names if sort_key(n) in SECTION_WORDS or sort_key(n).endswith(" variant"))
     return chapters * 2 < len(names)
+
+
+def procedures(names: list[str]) -> bool:
+    """ "Hiring workers", "Firing workers"; "Building a new factory", "Closing down a factory": most names
+    are things to do, put as gerunds, not things to look up (a single word such as "Building" may be a
+    noun; "Starting Player" stands among nouns)."""
+    doing = sum(1 for n in names if len(words := n.split()) >= 2 and GERUND.match(words[0]))
+    return doing * 2 > len(names)
 
 
 def credits_title(title: str) -> bool:

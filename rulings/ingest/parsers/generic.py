@@ -14,7 +14,7 @@ was made (``Entry.why``), and every line is accounted for.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ...text import name_key, term_names, title_case
@@ -49,6 +49,7 @@ NUMBERED = re.compile(
 )  # "8A. Castling", "Phase One (2.1)": a title with the number of its rule
 HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
 STEPS = re.compile(r"\b(?:following|these|the)\s+(?:\w+\s+)?steps\b|\bin (?:the following |this )?order\s*[:.]", re.I)
+FIELD_HEADINGS = 3  # headings under which one name is defined again and again: a template's field
 DEFINITION_LIST = 2  # emphasised definitions one after another that make a definition list in any section
 # Sections whose labelled paragraphs are not look-up entries: worked examples, the callouts of a card's
 # picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round, notes.
@@ -162,6 +163,20 @@ def demote_repeats(entries: list[Entry], loose: set[int]) -> None:
                 entry.why += f"; kept as a section: its run repeats the terms from line {kept.line}"
 
 
+def demote_fields(entries: list[Entry]) -> None:
+    """A name a document defines under three headings or more ("**Instant Effect** -" under each location
+    of a location glossary, "**Setup:**" under each scenario) is a field every one of them fills in, not a
+    thing to look up: each is kept as a section."""
+    headings: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+    for entry in entries:
+        if entry.kind == "entry":
+            headings[name_key(entry.name)].add(tuple(entry.path))
+    for entry in entries:
+        if entry.kind == "entry" and len(headings[name_key(entry.name)]) >= FIELD_HEADINGS:
+            entry.kind = "section"
+            entry.why += f"; kept as a section: a field defined under {len(headings[name_key(entry.name)])} headings"
+
+
 def repeated(keys: set[str], other: set[str]) -> bool:
     """Whether two runs of terms name the same things: two names or more, and half of the shorter run."""
     shared = keys & other
@@ -201,6 +216,7 @@ class GenericParser:
         walk = _Walk(doc, source, self.glossaries, root)
         walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
         walk.finish_rulings()
+        demote_fields(doc.entries)
         demote_repeats(doc.entries, walk.loose)
         demote_doubles(doc.entries, walk.loose)
         link_references(doc.entries, walk.anchors, walk.numbers)
