@@ -281,3 +281,33 @@ def test_things_to_do_put_as_gerunds_give_no_terms_but_participles_among_nouns_s
 **Treasurer:** Counts the money of the bank at the end of the game.
 """
     assert list(terms(read(text))) == ["Starting Player", "Banker", "Treasurer"]
+
+
+def test_a_list_of_names_each_said_to_represent_something_is_read():
+    text = """# Kingdom Rules
+
+## Resources
+
+The Resource markers show the state of your kingdom.
+
+* **Influence** represents the strength of your army.
+* **Wealth** represents the money in the royal treasury.
+* **Morale** means the happiness of your people.
+"""
+    assert list(terms(read(text))) == ["Influence", "Wealth", "Morale"]
+
+
+def test_a_printed_copy_count_is_not_part_of_a_name():
+    text = """# Factory Rules
+
+## Buildings
+
+- **20\u00d7 Walls** \u2014 The pieces of the outer wall.
+- **12\u00d7 Camels** \u2014 Valuable assets that set the turn order.
+
+## Blueprints
+
+* **Aluminum Factory (2x):** Place 2 matching dice to gain 2 goods.
+* **Biolab (2x):** Place a die to gain 1 good.
+"""
+    assert list(terms(read(text))) == ["Walls", "Camels", "Aluminum Factory", "Biolab"]

@@ -32,6 +32,10 @@ RUNNING = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_:]{1,60}?):\s+(?P<rest>[^*_].
 CAPITALS = re.compile(  # **MOVE** Move…
     r"^(?P<m>\*\*|__)(?P<term>[A-Z][A-Z0-9 '\u2019&/+-]{1,40})(?P=m)\s+(?P<rest>[A-Z].*)$"
 )
+DEFINES = re.compile(  # **Influence** represents the strength of your army…
+    r"^(?P<m>\*\*|__)(?P<term>[A-Z][^*_:]{0,40}?)(?P=m)\s+(?P<rest>(?:represents?|means|refers to|denotes|stands for"
+    r"|indicates|is an?|are the)\s.*)$"
+)
 PLAIN = re.compile(r"^(?P<term>[A-Z0-9\"\u201c+][^:]{0,58}?)\s*:\s+(?P<rest>\S.*)$")  # Term: text
 LIST_MARK = re.compile(r"^\s*(?:[-*+\u2022\u00b7]\s+|\d{1,3}[.)]\s+)")
 NUMBERED_LABEL = re.compile(
@@ -160,7 +164,8 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
     if line_list(raw, lines):
         return None
     patterns = (
-        (INSIDE, "bold"), (AFTER, "bold"), (ASIDE, "bold"), (ALONE, "bold-alone"), (RUNNING, "bold"), (CAPITALS, "bold")
+        (INSIDE, "bold"), (AFTER, "bold"), (ASIDE, "bold"), (ALONE, "bold-alone"), (RUNNING, "bold"),
+        (CAPITALS, "bold"), (DEFINES, "bold"),
     )  # fmt: skip
     for pattern, style in (*patterns, (PLAIN, "plain")):
         match = pattern.match(line)
