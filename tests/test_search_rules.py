@@ -66,6 +66,21 @@ Credits
 
 101.5. A ship with crew 0 or less can't sail, and at the end of the turn its owner puts it into the wreck pile.
 
+101.6. A player moors a docked ship to keep it in the harbor.
+
+101.6a A ship at sea is moored only if its owner has docked it in the harbor first.
+
+101.6b The harbor master keeps a ledger of every berth, its tolls and the crews who paid them, and reads it
+aloud at the beginning of each round so that every player knows which berths are taken and which are free.
+
+101.6c Tolls are paid in crew. A player who cannot pay a toll in full pays what they can, and the harbor
+master writes the rest in the ledger as a debt to be paid at the beginning of that player's next turn.
+
+101.6d A berth taken for three rounds in a row becomes the taker's own berth until the end of the game; the
+ledger says so, and no toll is paid for it afterward, though the harbor master still reads it aloud.
+
+101.6e A ship at sea moored by an ability loses one crew.
+
 7. Keyword Actions
 
 701. Keyword Actions
@@ -141,6 +156,17 @@ def test_common_words_tell_the_passages_of_one_entry_apart(searcher, monkeypatch
     assert "player" in common
     hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.3"))
     assert hit.number == "101.3a", hit.number
+
+
+def test_the_general_case_of_a_rule_answers_before_its_exceptions(searcher, monkeypatch):
+    """101.6a (what mooring requires) and 101.6e (an exception, far into the rule) say the same words; the
+    subrule that comes first, the rule's general case, answers "can a ship be moored at sea"."""
+    query = "can a ship at sea be moored"
+    hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.6"))
+    assert hit.number == "101.6a", hit.number
+    monkeypatch.setattr(search_module, "POSITION_SCALE", 10**9)  # no prior for the place: the exception
+    hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.6"))
+    assert hit.number == "101.6e", hit.number
 
 
 def test_a_number_and_its_word_meet_in_either_order(searcher):

@@ -70,7 +70,17 @@ CATEGORIES = ("rule", "glossary")  # kinds searched by what people call them (th
 SUBRULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b|\b\d+[a-z]\b")
 LEGACY_CATEGORY = {"term": "glossary", "subdefinition": "glossary"}  # an index written before ``category``
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
-PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
+PASSAGE_PRIOR = 0.9
+POSITION_SCALE = 2000  # characters into an entry's text at which a passage keeps half its score
+
+
+def position_prior(fields: dict) -> float:
+    """A passage further into its entry answers a question less often: a rule states its general case first
+    and its exceptions and edge cases after (subrule 509.1a before 509.1d)."""
+    start = (fields.get("span") or (0, 0))[0]
+    return 1.0 / (1.0 + max(start, 0) / POSITION_SCALE)  # a passage's own score, against its entry's whole text
+
+
 AMENDED_SHARE = 0.5  # a ruling scoring this share of a text it is about ranks above it (it amends it)
 WARM_QUERIES = ("rules", "rules of play")  # what a new set of searchers answers before it serves
 
@@ -605,7 +615,7 @@ class Searcher:
             if numbers and (fields.get("number") or "") in numbers:
                 group.numbered = fields
             if passage:
-                answers = score * self.coverage_factor(self.coverage(found, pointing))
+                answers = score * self.coverage_factor(self.coverage(found, pointing)) * position_prior(fields)
                 if group.best_fields is None or answers > group.passage_score:  # the best passage
                     group.passage_score, group.best_fields = answers, fields
                     group.found_in = (searcher, walked)
@@ -696,7 +706,8 @@ class Searcher:
                     walked.scores[d]
                     / passage_top
                     * prior
-                    * self.coverage_factor(self.coverage(present.get(d, {}), pointing)),
+                    * self.coverage_factor(self.coverage(present.get(d, {}), pointing))
+                    * position_prior(self.term_scores.stored_fields(searcher, walked.name, d)),
                     -d,
                 )
                 for d in docnums
