@@ -79,6 +79,7 @@ def start_pages(store: Store) -> list[str]:
             if revisions and revisions[-1].version != versions[-1].label and len(versions) > 1:
                 out.append(urls.diff(game.slug, term.slug, revisions[0].version, versions[-1].label))
         out += [urls.ruling(game.slug, r["slug"]) for r in store.rulings(game)]
+        out += [urls.ruling(game.slug, former) for former in store.former_ruling_slugs(game)]  # redirect pages
         out += [urls.card(game.slug, c["slug"]) for c in store.cards(game)]
     return out
 

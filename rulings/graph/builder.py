@@ -34,20 +34,27 @@ def _json(value) -> str:
 
 
 class SlugBook:
-    """Hands out slugs for one namespace; the same inputs in the same order give the same slugs."""
+    """Hands out slugs for one namespace; the same inputs in the same order give the same slugs.
 
-    def __init__(self) -> None:
+    ``reserved`` slugs are never handed out but to their ``own`` claimant (a ruling's former slug, which
+    must keep leading to that ruling and no other)."""
+
+    def __init__(self, reserved: set[str] | None = None) -> None:
         self.taken: set[str] = set()
+        self.reserved = reserved or set()
 
-    def claim(self, *candidates: str) -> str:
+    def claim(self, *candidates: str, own: str | None = None) -> str:
+        def free(slug: str) -> bool:
+            return slug not in self.taken and (slug not in self.reserved or slug == own)
+
         for candidate in candidates:
             slug = slugify(candidate)[:80].strip("-")
-            if slug and slug not in self.taken:
+            if slug and free(slug):
                 self.taken.add(slug)
                 return slug
         base = slugify(candidates[0])[:76].strip("-")
         n = 2
-        while f"{base}-{n}" in self.taken:
+        while not free(f"{base}-{n}"):
             n += 1
         self.taken.add(f"{base}-{n}")
         return f"{base}-{n}"
@@ -459,7 +466,8 @@ def write_rulings(
     """
     cur, game_id = writer.cur, writer.game_id
     cards = CardBook(writer)
-    ruling_slugs = SlugBook()
+    formers = former_slugs(documents)
+    ruling_slugs = SlugBook(reserved=set(formers.values()))
     printed: dict[tuple[str, str], int] = {}
     for spec, parsed in documents:
         for ruling in parsed.rulings:
@@ -471,12 +479,13 @@ def write_rulings(
                 )
                 continue
             cur.execute(
-                "INSERT INTO rulings (game_id, slug, kind, title, question, answer, text, group_name, "
+                "INSERT INTO rulings (game_id, slug, former_slug, kind, title, question, answer, text, group_name, "
                 "group_kind, section, expansion, sources, document_id, line, caps) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game_id,
-                    ruling_slugs.claim(ruling_slug(ruling)),
+                    ruling_slugs.claim(ruling_slug(ruling), own=formers[key]),
+                    formers[key],
                     ruling.kind,
                     ruling.title,
                     ruling.question,
@@ -564,7 +573,42 @@ def delete_game(conn: sqlite3.Connection, slug: str) -> None:
     conn.execute("DELETE FROM diagnostics WHERE game = ?", (slug,))
 
 
+# Words a ruling's slug leaves out: they tell no ruling from another ("can", "the", "if"...).
+SLUG_FILLER = frozenset(
+    "a an the of to in on at by for from with into onto as and or but if then than so is are was were be been "
+    "do does did can cannot could would will should may might must i my me we our you your it its they their "
+    "them this that these those what when where which who whom how there here".split()
+)
+RULING_SLUG_WORDS = 4  # telling words of a ruling's title in its slug, after its card or deck
+
+
+def former_slugs(documents: list[tuple[DocumentSpec, ParsedDocument]]) -> dict[tuple[str, str], str]:
+    """Each ruling's former slug (``former_ruling_slug``), claimed as it was: in the same order, one per
+    ruling printed (a ruling a later edition prints again is the one ruling), so the same as published."""
+    book, out = SlugBook(), {}
+    for _, parsed in documents:
+        for ruling in parsed.rulings:
+            key = (comparable(ruling.title), comparable(ruling.text))
+            if key not in out:
+                out[key] = book.claim(former_ruling_slug(ruling))
+    return out
+
+
 def ruling_slug(ruling: Ruling) -> str:
+    """A short slug: the card or deck a ruling is about, then the first telling words of its question or title
+    ("ancestral-knowledge-shuffle-different-versions-wakanda-forever"), the card's own words not repeated."""
+    title = ruling.question if ruling.kind == "faq" and ruling.question else ruling.title
+    group = ruling.group if ruling.group and ruling.group_kind != "general" else ""
+    said = set(slugify(group).split("-")) if group else set()
+    every = slugify(title).split("-")
+    telling = [w for w in every if w not in SLUG_FILLER and w not in said and len(w) > 1]
+    words = telling[:RULING_SLUG_WORDS] or every[:RULING_SLUG_WORDS]
+    return slugify(f"{group} {' '.join(words)}")
+
+
+def former_ruling_slug(ruling: Ruling) -> str:
+    """The slug rulings had until 2026-11-27 (group and ten words of the title, up to 80 characters): kept so
+    that every URL published with one redirects to the ruling's page for good."""
     title = ruling.question if ruling.kind == "faq" and ruling.question else ruling.title
     words = slugify(title).split("-")[:10]
     group = ruling.group if ruling.group and ruling.group_kind != "general" else ""

@@ -177,6 +177,7 @@ CREATE TABLE rulings (
     id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
     slug TEXT NOT NULL,
+    former_slug TEXT NOT NULL,               -- the slug of the scheme before 2026-11-27: its URL redirects here
     kind TEXT NOT NULL,                      -- faq | clarification | errata | note
     title TEXT NOT NULL,
     question TEXT,
@@ -193,6 +194,7 @@ CREATE TABLE rulings (
     caps INTEGER NOT NULL DEFAULT 0,         -- source is ALL CAPS
     UNIQUE (game_id, slug)
 );
+CREATE INDEX rulings_former_slug ON rulings(game_id, former_slug);
 
 CREATE TABLE ruling_cards (
     ruling_id INTEGER NOT NULL REFERENCES rulings(id),

@@ -726,7 +726,8 @@ class Store:
     # -- rulings and cards -------------------------------------------------------
     _RULING = (
         "SELECT r.id, r.slug, r.kind, r.title, r.question, r.answer, r.text, r.group_name, r.group_kind, "
-        "r.section, r.expansion, r.sources, d.slug, d.title, r.line, r.caps, d.file, r.also FROM rulings r "
+        "r.section, r.expansion, r.sources, d.slug, d.title, r.line, r.caps, d.file, r.also, r.former_slug "
+        "FROM rulings r "
         "JOIN documents d ON d.id = r.document_id "
     )
     _RULING_COLS = (
@@ -748,6 +749,7 @@ class Store:
         "caps",
         "file",
         "also",  # later editions that print the same ruling: {document, title, line}
+        "former_slug",  # the slug of the scheme before 2026-11-27 (its URL redirects; card pages' anchors)
     )
 
     def _rulings(self, rows: list) -> list[dict]:
@@ -778,6 +780,16 @@ class Store:
     def ruling(self, game: Game, slug: str) -> dict | None:
         found = self._rulings(self.q(self._RULING + "WHERE r.game_id = ? AND r.slug = ?", game.id, slug))
         return found[0] if found else None
+
+    def ruling_slug_formerly(self, game: Game, former: str) -> str | None:
+        """The slug of the ruling a former slug (the scheme before 2026-11-27) named, if one did."""
+        row = self.one("SELECT slug FROM rulings WHERE game_id = ? AND former_slug = ?", game.id, former)
+        return row[0] if row else None
+
+    def former_ruling_slugs(self, game: Game) -> list[str]:
+        """Former slugs that differ from their ruling's slug: each URL the site answers with a redirect."""
+        return [r[0] for r in self.q("SELECT former_slug FROM rulings WHERE game_id = ? AND former_slug != slug "
+                                     "ORDER BY id", game.id)]  # fmt: skip
 
     def rulings_about(self, term: TermRow) -> list[dict]:
         return self._rulings(

@@ -323,7 +323,7 @@ def complete():
 
 @bp.route("/<game>/rulings/<slug>")
 def ruling(slug: str):
-    view = views.ruling_view(game(), ruling_or_404(game(), slug))
+    view = views.ruling_view(game(), ruling_or_404(game(), slug, "api.ruling"))
     shown = ("slug", "kind", "title", "display_title", "question", "answer", "text", "html", "group", "group_kind",
              "section", "expansion", "sources", "cards", "document", "line", "also", "url", "citation")  # fmt: skip
     view["cards"] = [{"slug": c["slug"], "name": c["name"], "kind": c["kind"]} for c in view["cards"]]

@@ -88,9 +88,12 @@ def term_sheet_or_404(
     return sheet
 
 
-def ruling_or_404(game: Game, slug: str) -> dict:
+def ruling_or_404(game: Game, slug: str, endpoint: str | None = None, **values) -> dict:
+    """The ruling a URL names; with an endpoint, a slug of the former scheme redirects to its ruling's slug."""
     row = store().ruling(game, slug) if SLUG.fullmatch(slug or "") else None
     if row is None:
+        current = store().ruling_slug_formerly(game, slug) if SLUG.fullmatch(slug or "") else None
+        redirect_if(endpoint, current is not None, game=game.slug, slug=current, **values)
         raise NotFound(f"No ruling {slug!r} in {game.name}.")
     return row
 

@@ -335,7 +335,7 @@ def applies():
 # -- rulings and cards ------------------------------------------------------------------
 @bp.route("/<game>/rulings/<slug>")
 def ruling(slug: str):
-    view = views.ruling_view(game(), ruling_or_404(game(), slug))
+    view = views.ruling_view(game(), ruling_or_404(game(), slug, "site.ruling"))
     shown = previews(game(), store().versions(game())[-1], view["html"])
     return render_template("ruling.html", game=game(), ruling=view, previews=shown)
 
@@ -343,7 +343,8 @@ def ruling(slug: str):
 @bp.route("/<game>/cards/<slug>")
 def card(slug: str):
     row = card_or_404(game(), slug)
-    rulings = [views.ruling_view(game(), r, anchors=f"{r['slug']}-p") for r in row["rulings"]]
+    # Paragraph ids by the former slug: ids published on card pages before the slugs were shortened stay.
+    rulings = [views.ruling_view(game(), r, anchors=f"{r['former_slug']}-p") for r in row["rulings"]]
     shown = previews(game(), store().versions(game())[-1], *(r["html"] for r in rulings))
     cite = views.citation(row["name"], game(), None, absolute(url_for("site.card", slug=slug)))
     return render_template("card.html", game=game(), card=row, rulings=rulings, previews=shown, cite=cite)
