@@ -311,3 +311,32 @@ def test_a_printed_copy_count_is_not_part_of_a_name():
 * **Biolab (2x):** Place a die to gain 1 good.
 """
     assert list(terms(read(text))) == ["Walls", "Camels", "Aluminum Factory", "Biolab"]
+
+
+def test_topics_under_a_clarifications_heading_are_rulings_and_card_specific_notes_too():
+    text = """# Penguin Rules
+
+## Special Situations and Clarifications
+
+### Red lines
+
+If your penguin is close to a wall, you may place it on the closest free point on the red line.
+
+### Getting stuck in the door
+
+If your penguin gets stuck in a door, it stays there until it is flicked again.
+
+## Card-specific Notes
+
+**Acclaimed** (2FAM8/9). When you Break through for an Acclaimed card, you may choose a card from the Market.
+
+**Sacred Pass** (1REG14/14). You may not use this card to add the Accession card to your deck.
+"""
+    doc = read(text)
+    assert [(r.kind, r.title, r.line) for r in doc.rulings[:2]] == [
+        ("clarification", "Red lines", 5),
+        ("clarification", "Getting stuck in the door", 9),
+    ]
+    assert "closest free point" in doc.rulings[0].text
+    assert [r.card for r in doc.rulings[2:]] == ["Acclaimed", "Sacred Pass"]
+    assert terms(doc) == {}

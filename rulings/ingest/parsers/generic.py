@@ -246,6 +246,8 @@ class _Walk:
             self.question_heading(node, context)
             return
         cards = self.card_heading(node, context) if leaf_in_faq else []
+        if leaf_in_faq and not cards and self.topic_heading(node, context):
+            return
         divider = bool(node.line and DIVIDER.match(node.title) and context.glossary)
         inner = context if divider or cards else self.inner(node, context)
         entry = self.section_entry(node, context)
@@ -488,6 +490,19 @@ class _Walk:
         ruling.question = asked
         for raw in node.blocks:
             self.add_to_ruling(ruling, raw)
+
+    def topic_heading(self, node: Section, context: Context) -> bool:
+        """A heading under "Special Situations and Clarifications" with plain paragraphs ("### Red lines",
+        then how red lines work): a clarification of that topic, titled by the heading. Not when its text
+        asks questions or notes cards by name: those are read as such."""
+        if not node.blocks or any(question(b, True) or definition(b, self.lines) for b in node.blocks):
+            return False
+        where = context.path[-1] if context.path else node.title
+        ruling = self.new_ruling("clarification", title_case(node.title), RawBlock("heading", node.title, [node.line]),
+                                 where, context)  # fmt: skip
+        for raw in node.blocks:
+            self.add_to_ruling(ruling, raw)
+        return True
 
     def finish_rulings(self) -> None:
         """Each ruling's text; errata named as such."""

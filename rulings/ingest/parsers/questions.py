@@ -24,8 +24,8 @@ QUESTION_TITLE = re.compile(r"^(?:Q\s*\d*\s*[:.)]\s*)?(?P<q>.{4,}\?)$", re.I)
 CARD = re.compile(r"^(?P<name>[^()]{2,60}?)\s*\((?P<inside>[^()]{1,40})\)\s*$")
 CARD_NUMBER = re.compile(r"^(?:#?\s*[A-Za-z]{0,5}\s?#?\d{1,4}[A-Za-z]?(?:\s*/\s*\d{1,4}[A-Za-z]?)?)$")
 RULINGS_TITLE = re.compile(
-    r"\bfaq\b|frequently asked|questions|q\s*&\s*a|clarifications?|rulings?|errata|card notes|card descriptions?"
-    r"|\b(?:specific|individual) cards\b|\bnotes on (?:the )?cards\b",
+    r"\bfaq\b|frequently asked|questions|q\s*&\s*a|clarifications?|rulings?|errata|card(?:[- ]specific)? notes"
+    r"|card descriptions?|\b(?:specific|individual) cards\b|\bnotes on (?:the )?cards\b",
     re.I,
 )
 ERRATA = re.compile(r"errata|should read|officially (?:changed|amended)|now reads", re.I)
