@@ -340,3 +340,38 @@ If your penguin gets stuck in a door, it stays there until it is flicked again.
     assert "closest free point" in doc.rulings[0].text
     assert [r.card for r in doc.rulings[2:]] == ["Acclaimed", "Sacred Pass"]
     assert terms(doc) == {}
+
+
+def test_the_fields_of_each_module_stay_its_text_and_its_see_asides_with_a_page_are_read():
+    """ "**Construction:**", "**Function:**" under each module are the module's text (its see-also read from
+    "(see Treatment Rooms, p. 16)"); a mode restated under headings of different parents stays one term."""
+    text = """# Clinic Rules
+
+## Modules at a Glance
+
+**Treatment Rooms** \u2014 Orange tiles where doctors treat patients.
+
+**Operating Rooms** \u2014 Blue tiles for surgery.
+
+## The Modules
+
+### Treatment Room
+
+* **Construction:** Cannot be built next to another treatment room.
+* **Function:** Doctors treat patients (see Treatment Rooms, p. 16).
+
+### Supply Room
+
+* **Construction:** Cannot be built next to another supply room.
+* **Function:** Enables each adjacent treatment room.
+
+### Operating Room
+
+* **Construction:** Cannot be built next to another special module.
+* **Function:** One doctor treats one patient (see Treatment Rooms and Operating Rooms, p. 16).
+"""
+    doc = read(text)
+    assert list(terms(doc)) == ["Treatment Rooms", "Operating Rooms"]
+    room = next(e for e in doc.entries if e.name == "Operating Room")
+    assert room.see_also == ["Treatment Rooms", "Operating Rooms"]
+    assert "Construction:" in " ".join(b.text for b in room.blocks)

@@ -163,18 +163,19 @@ def demote_repeats(entries: list[Entry], loose: set[int]) -> None:
                 entry.why += f"; kept as a section: its run repeats the terms from line {kept.line}"
 
 
-def demote_fields(entries: list[Entry]) -> None:
-    """A name a document defines under three headings or more ("**Instant Effect** -" under each location
-    of a location glossary, "**Setup:**" under each scenario) is a field every one of them fills in, not a
-    thing to look up: each is kept as a section."""
-    headings: dict[str, set[tuple[str, ...]]] = defaultdict(set)
-    for entry in entries:
-        if entry.kind == "entry":
-            headings[name_key(entry.name)].add(tuple(entry.path))
-    for entry in entries:
-        if entry.kind == "entry" and len(headings[name_key(entry.name)]) >= FIELD_HEADINGS:
-            entry.kind = "section"
-            entry.why += f"; kept as a section: a field defined under {len(headings[name_key(entry.name)])} headings"
+def template_fields(root: Section, lines: list[str]) -> set[str]:
+    """Names (keys) a document defines under three sibling headings or more ("**Instant Effect** -" under
+    each location of a location glossary, "**Construction:**" and "**Function:**" under each module):
+    fields each heading fills in, read as that heading's text, never as terms of their own. (A mode
+    restated under the rules it changes, under headings of different parents, is not one.)"""
+    headings: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for parent in root.walk():
+        for node in parent.children:
+            for raw in node.blocks:
+                defined = definition(raw, lines)
+                if defined:
+                    headings[(name_key(defined.term), id(parent))].add(id(node))
+    return {key for (key, _), nodes in headings.items() if len(nodes) >= FIELD_HEADINGS}
 
 
 def repeated(keys: set[str], other: set[str]) -> bool:
@@ -213,10 +214,9 @@ class GenericParser:
         root = outline(source.lines, source.spec.title)
         if self.glossaries:
             gather_glossaries(root)
-        walk = _Walk(doc, source, self.glossaries, root)
+        walk = _Walk(doc, source, self.glossaries, root, template_fields(root, source.lines))
         walk.section(root, Context(rulings=source.spec.title if source.spec.kind == "faq" else None))
         walk.finish_rulings()
-        demote_fields(doc.entries)
         demote_repeats(doc.entries, walk.loose)
         demote_doubles(doc.entries, walk.loose)
         link_references(doc.entries, walk.anchors, walk.numbers)
@@ -227,8 +227,9 @@ class GenericParser:
 class _Walk:
     """One pass over the outline, writing entries and rulings in document order."""
 
-    def __init__(self, doc: ParsedDocument, source: Source, glossaries: bool, root: Section):
+    def __init__(self, doc: ParsedDocument, source: Source, glossaries: bool, root: Section, fields: set[str]):
         self.doc, self.lines, self.glossaries = doc, source.lines, glossaries
+        self.fields = fields  # names of a template's fields (``template_fields``): text, not terms
         self.faq = source.spec.kind == "faq"
         self.anchors = {anchor_of(s.title): s.title for s in root.walk() if s.line}
         numbered = (NUMBERED.match(s.title) for s in root.walk() if s.line)
@@ -422,6 +423,7 @@ class _Walk:
         """Which of a section's definitions open glossary entries (by block id), each with its definition and why."""
         if not self.glossaries or (context.path and credits_title(context.path[-1])):
             return {}
+        found = [(r, d) for r, d in found if name_key(d.term) not in self.fields]
         paragraphs = [(r, d) for r, d in found if not d.listed]
         listed = [(r, d) for r, d in found if d.listed and r.depth == 0 and not r.number]
         if in_glossary and (paragraphs or listed):

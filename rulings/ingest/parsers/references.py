@@ -77,7 +77,7 @@ def _targets(rest: str, known: Set[str]) -> list[str]:
     """Names in what follows "See": a name the document has, quoted titles, link labels, or a list
     ("A, B and C")."""
     rest = CITATION.sub(" ", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', rest))
-    plain = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:")
+    plain = PAGE.sub(" ", strip_markup(EMPHASIS.sub("", rest))).strip().rstrip(".;:,").strip()
     if name_key(plain) in known:  # 'See Intervening "If" Clause', "See Active Player, Nonactive Player Order"
         return [plain.strip(' "\u201c\u201d')]
     quoted = [q.strip() for q in QUOTED.findall(rest)]
@@ -120,9 +120,9 @@ def sentence_references(text: str, known: Set[str] = frozenset()) -> list[str]:
     for sentence in SENTENCES.split(text):
         if "see" not in sentence.lower():
             continue  # most sentences refer to nothing
-        plain = PAGE.sub(" ", EMPHASIS.sub("", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', sentence)))
-        found = [m.group("rest") for m in SEE_ASIDE.finditer(plain)]
-        whole = SEE_SENTENCE.match(plain.strip())
+        plain = EMPHASIS.sub("", ANCHOR_LINK.sub(lambda m: f'"{m.group(1)}"', sentence))
+        found = [m.group("rest") for m in SEE_ASIDE.finditer(plain)]  # before pages go: "(see X, p. 16)"
+        whole = SEE_SENTENCE.match(PAGE.sub(" ", plain).strip())
         if whole and not found:
             found.append(whole.group("rest"))
         for rest in found:
