@@ -231,13 +231,17 @@ def test_the_index_lists_chapters_and_sections_as_a_version_numbers_them(tiny):
 
 
 def test_a_number_no_version_prints_names_the_numbers_nearby_as_links(tiny):
+    """The numbers printed just before and after it (104.9: the last two of 104), then what would hold it."""
     _, client = tiny
     html = page(client, f"/{GAME}/rules/104.9", 404)
-    assert f'Nearby: <a href="/{GAME}/rules/104.1">104.1</a>, <a href="/{GAME}/rules/104.1a">104.1a</a>' in html
+    links = f'<a href="/{GAME}/rules/104.3">104.3</a>, <a href="/{GAME}/rules/104.3a">104.3a</a>'
+    assert f'Nearby: {links}, <a href="/{GAME}/rules/104">104</a>' in html
     answer = client.get(f"/api/{GAME}/rules/104.9").get_json()
-    assert answer["nearby"][0] == {"number": "104.1", "url": f"/{GAME}/rules/104.1"}
+    assert answer["nearby"][0] == {"number": "104.3", "url": f"/{GAME}/rules/104.3"}
+    between = client.get(f"/api/{GAME}/rules/104.2z").get_json()["nearby"]
+    assert [n["number"] for n in between] == ["104.2a", "104.2b", "104.3", "104.3a", "104.2"], between
     pinned = page(client, f"/{GAME}/v/A/rules/102.9", 404)
-    assert f'<a href="/{GAME}/v/A/rules/102.1">102.1</a>' in pinned
+    assert f'Nearby: <a href="/{GAME}/v/A/rules/102.2">102.2</a>' in pinned  # version A's own numbers
     moved = page(client, f"/{GAME}/v/C/rules/103.2", 404)  # Trample's number in B: where it is in C
     assert f'See <a href="/{GAME}/v/C/rules/104.2">104.2</a>' in moved
 

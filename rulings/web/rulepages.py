@@ -11,6 +11,8 @@ superseded, "see current") change when an edition is appended.
 
 from __future__ import annotations
 
+import bisect
+import re
 from dataclasses import dataclass
 
 from ..errors import NotFound
@@ -22,6 +24,7 @@ from .context import absolute, site_urls, store
 from .reading import Part
 from .render import render_blocks
 
+NEARBY_EACH_SIDE = 2  # numbers printed before and after one that does not exist, named on its 404
 RULE_REFERRERS = ("cites", "mentions")  # the edges a rule page lists as "Referenced by"
 
 
@@ -92,12 +95,21 @@ def located_or_404(game: Game, number: str, target: VersionRow, pinned: bool = F
 
 
 def nearby(game: Game, number: str, version: VersionRow) -> list[str]:
-    """Numbers near one that does not exist: its parents and the closest rules beside it."""
+    """Numbers near one that does not exist, in rule order: the two printed before it and the two after it
+    ("702.19z": 702.19d, 702.19e, 702.20, 702.20a), then the nearest section or rule that holds it."""
     numbers = sorted(store().numbers_at(game, version.ordinal), key=rules.number_key)
-    prefix = number
-    while prefix and not any(n.startswith(prefix) for n in numbers):
-        prefix = prefix[:-1]
-    return [n for n in numbers if prefix and n.startswith(prefix)][:5]
+    at = bisect.bisect_left([rules.number_key(n) for n in numbers], rules.number_key(number))
+    near = numbers[max(0, at - NEARBY_EACH_SIDE) : at + NEARBY_EACH_SIDE]
+    holder = _holder(number)
+    while holder is not None and holder not in numbers:
+        holder = _holder(holder)
+    return near + ([holder] if holder is not None and holder not in near else [])
+
+
+def _holder(number: str) -> str | None:
+    """What holds a number: a subrule its rule ("702.19z" -> "702.19"), a rule its section, a section its chapter."""
+    rule = re.sub(r"(?<=\d)[a-z]+$", "", number)
+    return rule if rule != number else rules.parent(number)
 
 
 def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
