@@ -326,6 +326,10 @@ If your penguin is close to a wall, you may place it on the closest free point o
 
 If your penguin gets stuck in a door, it stays there until it is flicked again.
 
+### 6.2.0.A
+
+A penguin may be flicked once a turn.
+
 ## Card-specific Notes
 
 **Acclaimed** (2FAM8/9). When you Break through for an Acclaimed card, you may choose a card from the Market.
@@ -338,7 +342,7 @@ If your penguin gets stuck in a door, it stays there until it is flicked again.
         ("clarification", "Getting stuck in the door", 9),
     ]
     assert "closest free point" in doc.rulings[0].text
-    assert [r.card for r in doc.rulings[2:]] == ["Acclaimed", "Sacred Pass"]
+    assert [r.card for r in doc.rulings[2:]] == ["Acclaimed", "Sacred Pass"]  # a numbered paragraph is none
     assert terms(doc) == {}
 
 

@@ -497,6 +497,8 @@ class _Walk:
         """A heading under "Special Situations and Clarifications" with plain paragraphs ("### Red lines",
         then how red lines work): a clarification of that topic, titled by the heading. Not when its text
         asks questions or notes cards by name: those are read as such."""
+        if not re.search(r"[^\W\d_]{3}", node.title):
+            return False  # "6.2.0.A": a numbered paragraph of the rules, no topic
         if not node.blocks or any(question(b, True) or definition(b, self.lines) for b in node.blocks):
             return False
         where = context.path[-1] if context.path else node.title
