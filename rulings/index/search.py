@@ -70,7 +70,7 @@ CATEGORIES = ("rule", "glossary")  # kinds searched by what people call them (th
 SUBRULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b|\b\d+[a-z]\b")
 LEGACY_CATEGORY = {"term": "glossary", "subdefinition": "glossary"}  # an index written before ``category``
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
-PASSAGE_PRIOR = 0.9
+PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
 POSITION_SCALE = 2000  # characters into an entry's text at which a passage keeps half its score
 
 
@@ -78,7 +78,7 @@ def position_prior(fields: dict) -> float:
     """A passage further into its entry answers a question less often: a rule states its general case first
     and its exceptions and edge cases after (subrule 509.1a before 509.1d)."""
     start = (fields.get("span") or (0, 0))[0]
-    return 1.0 / (1.0 + max(start, 0) / POSITION_SCALE)  # a passage's own score, against its entry's whole text
+    return 1.0 / (1.0 + max(start, 0) / POSITION_SCALE)
 
 
 AMENDED_SHARE = 0.5  # a ruling scoring this share of a text it is about ranks above it (it amends it)
