@@ -73,8 +73,11 @@ def test_a_ruling_keeps_its_bold_words_and_numbered_questions():
 
 
 def page(client, slug: str) -> str:
-    """A ruling page's main text in sentence case (not the original shown beside it), as HTML."""
-    html = client.get(f"/sentinels-of-the-multiverse/rulings/{slug}").get_data(as_text=True)
+    """A ruling page's main text in sentence case (not the original shown beside it), as HTML; a former slug
+    (a URL published before slugs were shortened) through its permanent redirect."""
+    response = client.get(f"/sentinels-of-the-multiverse/rulings/{slug}", follow_redirects=True)
+    assert response.status_code == 200 and not any(r.status_code != 301 for r in response.history), slug
+    html = response.get_data(as_text=True)
     return html.split("<main", 1)[1].split('class="original"', 1)[0]
 
 
