@@ -300,3 +300,25 @@ def test_a_pinned_rule_page_changes_only_its_forward_pointers_when_an_edition_is
 
 def test_a_game_without_numbered_rules_has_no_index_of_them(client):
     assert client.get("/marvel-champions/rules").status_code == 404
+
+
+def test_a_versions_text_is_read_once_for_its_pages_and_its_sections_rule_pages(tmp_path, monkeypatch):
+    """A section's rule page takes its rules from the version's whole text, read once while kept
+    (``Loaded.document``): not once per section page (0.1 s each at a Magic edition), nor every version
+    held for ever (14 MB each at a Magic edition: ``DOCUMENTS_KEPT``)."""
+    from rulings.web import state
+
+    monkeypatch.setattr(state, "DOCUMENTS_KEPT", 2)
+    _, client = build(tmp_path, 3)
+    read: list[str] = []
+    contents = Store.contents
+    monkeypatch.setattr(Store, "contents", lambda self, version: read.append(version.label) or contents(self, version))
+    for url in ("/v/B/rules/101", "/v/B/rules/102", "/v/B/rules/103", "/v/B/", "/v/B/rules/1"):
+        page(client, f"/{GAME}{url}")
+    assert read == ["B"]
+    words = lambda url: " ".join(re.sub("<[^>]+>", " ", main(page(client, f"/{GAME}{url}"))).split())  # noqa: E731
+    assert "102. Phenomena 103. Keyword Abilities Copy citation" in words("/v/B/rules/1")  # a chapter: its sections
+    assert "103.2b Trample over planeswalkers is a variant of trample. 103.3. Vigilance" in words("/v/B/rules/103")
+    for url in ("/v/A/rules/100", "/v/C/rules/100", "/v/B/rules/100", "/v/A/rules/101"):  # two versions kept
+        page(client, f"/{GAME}{url}")  # pages not asked before (answers are cached): each reads its version's
+    assert read == ["B", "A", "C", "B", "A"]

@@ -90,6 +90,19 @@ class Document:
 
 def document(game: Game, version: VersionRow) -> Document:
     """The versioned terms in force at ``version`` in document order, with a table of contents."""
+    parts, toc = version_parts(game, version)
+    path = url_for("site.version_page", version=version.label)  # the only URL of the whole text
+    citation = views.citation("Rules", game, version, absolute(path))
+    return Document(game, version, parts, toc, store().versions(game), citation)
+
+
+def version_parts(game: Game, version: VersionRow) -> tuple[list[Part], list[TocItem]]:
+    """A version's parts in document order and its table of contents, shared by the pages reading them."""
+    return loaded().document((game.slug, version.label), lambda: _parts(version))
+
+
+def _parts(version: VersionRow) -> tuple[list[Part], list[TocItem]]:
+    """A version's parts and contents (each page of a long text reads them all: ``Loaded.document`` keeps them)."""
     st = store()
     contents = st.contents(version)
     blocks = st.blocks_of([revision.id for _, revision in contents])
@@ -111,9 +124,7 @@ def document(game: Game, version: VersionRow) -> Document:
                 toc.append(TocItem(part))
             else:
                 toc[-1].children.append(part)
-    path = url_for("site.version_page", version=version.label)  # the only URL of the whole text
-    citation = views.citation("Rules", game, version, absolute(path))
-    return Document(game, version, parts, toc, st.versions(game), citation)
+    return parts, toc
 
 
 def document_html(doc: Document) -> str:

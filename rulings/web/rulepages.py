@@ -19,7 +19,7 @@ from ..errors import NotFound
 from ..graph import answers, rules
 from ..graph.store import Game, VersionRow
 from ..markup import plain_text
-from . import views
+from . import reading, views
 from .context import absolute, site_urls, store
 from .reading import Part
 from .render import render_blocks
@@ -127,15 +127,15 @@ def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
     assert revision is not None
     parts = [Part(term, revision, st.blocks(revision.id), 0)]
     children: list[Part] = []
-    if term.kind == "section":
-        inside = [(t, r) for t, r in st.contents(target) if r.number and rules.parent(r.number) == revision.number]
-        inside.sort(key=lambda pair: rules.number_key(pair[1].number or ""))
-        blocks = st.blocks_of([r.id for t, r in inside if t.kind != "section"])
-        for child, child_revision in inside:
-            if child.kind == "section":
-                children.append(Part(child, child_revision, [], 1))
+    if term.kind == "section":  # its rules and sections, from the version's whole text (read once for them all)
+        whole, _ = reading.version_parts(game, target)
+        inside = [p for p in whole if p.revision.number and rules.parent(p.revision.number) == revision.number]
+        inside.sort(key=lambda p: rules.number_key(p.revision.number or ""))
+        for child in inside:
+            if child.term.kind == "section":
+                children.append(Part(child.term, child.revision, [], 1))
             else:
-                parts.append(Part(child, child_revision, blocks.get(child_revision.id, []), 1))
+                parts.append(Part(child.term, child.revision, child.blocks, 1))
     pin = target.label if version is not None else None
     built = site_urls()
     shown = [v for v in versions if v.ordinal <= target.ordinal]  # a pinned page never looks past its version

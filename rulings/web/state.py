@@ -28,6 +28,7 @@ from ..index.search import Results, Searcher, clean_query
 from .cache import Answers
 
 SEARCHES_KEPT = 4096  # search results and completions remembered per build
+DOCUMENTS_KEPT = 8  # versions' whole texts (``reading.document``) held per build: some 14 MB each for Magic
 
 
 class Recent:
@@ -93,6 +94,16 @@ class Loaded:
     @cached_property
     def _searches(self) -> Recent:
         return Recent(SEARCHES_KEPT if self.answers.max_bytes else 0)
+
+    @cached_property
+    def _documents(self) -> Recent:
+        return Recent(DOCUMENTS_KEPT)
+
+    def document(self, key, compute):
+        """A version's whole text, read once while it is among the ``DOCUMENTS_KEPT`` read last: every page of
+        a long text and every section's rule page reads it, but a game of 86 editions cannot hold them all."""
+        with deadline.suspended():  # shared by later requests: never cut short by this one's limit
+            return self._documents.get_or_compute(key, compute)
 
     def memo(self, key, compute):
         """A value derived from this build, computed once (the build never changes)."""
