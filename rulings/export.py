@@ -234,6 +234,40 @@ def write_link_names(store: Store, target: Path) -> None:
         out.write_text(f"window.RULINGS_LINK_NAMES = {body};\n", encoding="utf-8")
 
 
+PINNED = re.compile(r"/[^/]+/v/[^/]+/")  # a page of one version of a game: /<game>/v/<version>/...
+
+
+class Pending:
+    """The pages left to export, each once, those of one version together: a version's pages share its whole
+    text (``reading.version_parts``), which the server keeps for a few versions only (``DOCUMENTS_KEPT``).
+    Every page is exported whatever the order; pages of no version come first, then each version's in the
+    order it was first linked."""
+
+    def __init__(self, urls: list[str]):
+        self._queues: dict[str, deque[str]] = {}
+        self._seen: set[str] = set()
+        for url in urls:
+            self.add(url)
+
+    def add(self, url: str) -> None:
+        if url in self._seen:
+            return
+        self._seen.add(url)
+        pinned = PINNED.match(url)
+        self._queues.setdefault(pinned.group() if pinned else "", deque()).append(url)
+
+    def pop(self) -> str:
+        key = "" if self._queues.get("") else next(iter(self._queues))
+        queue = self._queues[key]
+        url = queue.popleft()
+        if not queue:
+            del self._queues[key]
+        return url
+
+    def __bool__(self) -> bool:
+        return bool(self._queues)
+
+
 MARKER = ".rulings-export"  # in every export: a folder holding one may be replaced by the next export
 BESIDE = ".export-"  # ``.<target name>.export-<pid>``: the folder an export is written into, beside its target
 
@@ -332,10 +366,9 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
     client = app.test_client()
     store = Store(build)
     written, failed = 0, []
-    queue = deque(start_pages(store))
-    seen = set(queue)
+    queue = Pending(start_pages(store))
     while queue:
-        url = queue.popleft()
+        url = queue.pop()
         response = client.get(url, base_url=base_url)
         file = page_file(url)
         moved = redirect_target(response) if response.status_code in (301, 302, 307, 308) else None
@@ -348,9 +381,7 @@ def _export(settings: Settings, target: Path, base_url: str) -> dict:
             body = response.get_data(as_text=True)
         if file.endswith(".html"):
             for link in linked_pages(body):  # every page a page links to is exported too
-                if link not in seen:
-                    seen.add(link)
-                    queue.append(link)
+                queue.add(link)
             root = posixpath.relpath(".", posixpath.dirname(file) or ".")
             root = "" if root == "." else root + "/"
             body = body.replace(

@@ -294,3 +294,19 @@ def test_every_page_of_magics_editions_is_at_most_500_kb(magic_client, magic_sto
         assert held == magic_store.numbers_at(game, version.ordinal) - {
             n for n in magic_store.numbers_at(game, version.ordinal) if "." not in n
         }, version.label  # every rule and subrule on some page
+
+
+def test_the_export_takes_each_page_once_and_a_versions_pages_together():
+    """Pages of no version first, then each version's pages in the order it was first linked: the server keeps
+    the whole texts of a few versions only (``DOCUMENTS_KEPT``), and every page of a version reads its text."""
+    from rulings.export import Pending
+
+    pending = Pending(["/", "/g/v/A/rules/1", "/g/terms/t", "/g/v/B/", "/g/v/A/", "/g/terms/t"])
+    taken = [pending.pop(), pending.pop(), pending.pop()]
+    for link in ("/g/v/B/read/1", "/g/rules/1", "/g/v/A/rules/2", "/g/v/A/"):  # linked from /g/v/A/rules/1
+        pending.add(link)
+    while pending:
+        taken.append(pending.pop())
+    assert taken == [
+        "/", "/g/terms/t", "/g/v/A/rules/1", "/g/rules/1", "/g/v/A/", "/g/v/A/rules/2", "/g/v/B/", "/g/v/B/read/1"
+    ]  # fmt: skip
