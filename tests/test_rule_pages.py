@@ -322,3 +322,16 @@ def test_a_versions_text_is_read_once_for_its_pages_and_its_sections_rule_pages(
     for url in ("/v/A/rules/100", "/v/C/rules/100", "/v/B/rules/100", "/v/A/rules/101"):  # two versions kept
         page(client, f"/{GAME}{url}")  # pages not asked before (answers are cached): each reads its version's
     assert read == ["B", "A", "C", "B", "A"]
+
+
+def test_a_glossary_entrys_history_shows_each_versions_text_beside_its_notes(tiny):
+    """ "Text of Comprehensive Rules B." is a note on the text that version printed: the text is shown with it,
+    its rule reference linked at the number it had then, not the note alone as if the text were unknown."""
+    _, client = tiny
+    history = main(page(client, f"/{GAME}/terms/trample/history"))
+    entries = dict(re.findall(r'<li id="v-(\w+)">(.*?)</li>\n', history, re.S))
+    assert list(entries) == ["A", "B", "C"]
+    for label, number in (("A", "102.1"), ("B", "103.2"), ("C", "104.2")):
+        text = entries[label].split('<blockquote class="text">', 1)[1].split("</blockquote>", 1)[0]
+        assert f'A keyword ability. See rule <a href="/{GAME}/v/{label}/rules/{number}"' in text, label
+    assert "<li>Text of Comprehensive Rules B.</li>" in entries["B"]

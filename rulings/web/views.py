@@ -261,16 +261,26 @@ class HistoryView:
 
 
 def term_history(game: Game, term: TermRow) -> HistoryView:
-    """A term's revisions, each with what it did and the diff from the one before."""
+    """A term's revisions, each with what it did, its text as that version linked it and the diff from the one
+    before (a note such as "Text of Comprehensive Rules 2009-07-11." is said of the text shown above it)."""
+    st = store()
     built = site_urls()
     entries = []
-    rows = answers.history(store(), game, term)
-    for before, row in zip([None, *rows], rows, strict=False):
+    rows = answers.history(st, game, term)
+    revisions = st.revisions(term)
+    versions = {v.ordinal: v for v in st.versions(game)}
+    blocks = st.blocks_of([r.id for r in revisions])
+    for i, (row, revision) in enumerate(zip(rows, revisions, strict=True)):
+        before = rows[i - 1] if i else None
         diff = built.diff(game.slug, term.slug, before["version"], row["version"]) if before else None
         heading = row["name"]
         words = change_words(row)
+        shown = blocks[revision.id]
+        links = links_for(game, versions.get(revision.ordinal), term)
+        html = render_blocks(shown, links, id_prefix=f"v{revision.version}--", cased=written_in_caps(shown))
         entries.append(
             {**row, "heading": heading, "words": words, "diff": diff, "diff_from": before and before["version"]}
+            | {"html": html}
         )
     return HistoryView(term.name, built.term(game.slug, term.slug), [], entries, [])
 
