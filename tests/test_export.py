@@ -1,11 +1,15 @@
 """``rulings export``: a static site whose every link leads to a page it wrote."""
 
 import json
+import posixpath
 import re
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 from playwright.sync_api import expect
 
 from rulings.web import reading
@@ -310,3 +314,17 @@ def test_the_export_takes_each_page_once_and_a_versions_pages_together():
     assert taken == [
         "/", "/g/terms/t", "/g/v/A/rules/1", "/g/rules/1", "/g/v/A/", "/g/v/A/rules/2", "/g/v/B/", "/g/v/B/read/1"
     ]  # fmt: skip
+
+
+SEGMENTS = ["a", "b", "index.html", "v", "2023-04-14", "rules", "702.19", "x%20y", ".", "", "..", "static"]
+
+
+@examples(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(SEGMENTS), max_size=6), st.lists(st.sampled_from(SEGMENTS), max_size=6))
+def test_a_link_is_made_relative_as_posixpath_makes_it(path, start):
+    """``relative_path`` skips ``relpath``'s two getcwd calls a link: its answer must not differ, "." and ""
+    segments, doubled slashes and ".." included."""
+    from rulings.export import relative_path
+
+    path_text, start_text = "/".join(path).lstrip("/") or "index.html", "/".join(start).lstrip("/") or "."
+    assert relative_path(path_text, start_text) == posixpath.relpath(path_text, start_text)
