@@ -494,12 +494,14 @@ class _Walk:
             self.add_to_ruling(ruling, raw)
 
     def topic_heading(self, node: Section, context: Context) -> bool:
-        """A heading under "Special Situations and Clarifications" with plain paragraphs ("### Red lines",
-        then how red lines work): a clarification of that topic, titled by the heading. Not when its text
-        asks questions or notes cards by name: those are read as such."""
+        """A heading under "Special Situations and Clarifications" that opens with a plain paragraph ("### Red
+        lines", then how red lines work): a clarification of that topic, titled by the heading. Not when its
+        text asks questions or notes cards by name: those are read as such."""
         if not re.search(r"[^\W\d_]{3}", node.title):
             return False  # "6.2.0.A": a numbered paragraph of the rules, no topic
-        if not node.blocks or any(question(b, True) or definition(b, self.lines) for b in node.blocks):
+        if not node.blocks or node.blocks[0].kind != "para":
+            return False  # steps or a list under the heading: a section of the rules ("### Setup", "1. …")
+        if any(question(b, True) or definition(b, self.lines) for b in node.blocks):
             return False
         where = context.path[-1] if context.path else node.title
         ruling = self.new_ruling("clarification", title_case(node.title), RawBlock("heading", node.title, [node.line]),
