@@ -47,6 +47,8 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
+from rulings.graph import ruling_rows
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -76,7 +78,7 @@ def mixed_paths(store: Store, rng: random.Random) -> list[str]:
         for term in store.terms(game):
             paths.append(urls.term(game.slug, term.slug))
             paths.append(urls.term(game.slug, term.slug, rng.choice(versions)))
-        paths += [urls.ruling(game.slug, r["slug"]) for r in store.rulings(game)[:60]]
+        paths += [urls.ruling(game.slug, r["slug"]) for r in ruling_rows.rulings(store, game)[:60]]
         paths += [f"/search?q={urllib.parse.quote(q)}&game={game.slug}" for q in queries]
         paths += [f"/api/search?q={urllib.parse.quote(q)}" for q in queries]
     paths += [

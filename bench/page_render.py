@@ -5,6 +5,7 @@ from functools import partial
 
 from common import ROOT, built_store, summary, timed
 
+from rulings.graph import ruling_rows
 from rulings.settings import Settings
 from rulings.urls import urls as site
 from rulings.web import create_app
@@ -25,6 +26,6 @@ samples = []
 for url in pages[:600]:
     samples += timed(partial(client.get, url), 1)
 print(summary("term page (latest + pinned)", samples))
-rulings = [site.ruling(g.slug, r["slug"]) for g in store.games() for r in store.rulings(g)]
+rulings = [site.ruling(g.slug, r["slug"]) for g in store.games() for r in ruling_rows.rulings(store, g)]
 print(summary("ruling page", [t for u in rulings[:200] for t in timed(partial(client.get, u), 1)]))
 print(summary("game home", [t for g in store.games() for t in timed(partial(client.get, site.game(g.slug)), 20)]))

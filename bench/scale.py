@@ -38,6 +38,7 @@ from pathlib import Path
 from common import ROOT, cost_report, timed
 
 from rulings.builds import build_info, current_build
+from rulings.graph import build_facts
 from rulings.graph.store import Store
 from rulings.index.search import Searcher
 from rulings.ingest.importer import import_folder
@@ -214,7 +215,9 @@ def measure(size: int, root: Path, reuse: bool = False) -> dict:
             pages.append(urls.term(game.slug, rng.choice(terms).slug))
     page_ms = [t for url in pages for t in timed(partial(client.get, url), 1)]
     print(f"cost model at {size}:\n{cost_report(searcher, QUERIES)}", file=sys.stderr, flush=True)
-    counts = store.counts()
+    counts = build_facts.counts(
+        store,
+    )
     served = serving(corpus, store_dir)
     return {
         "size": size,

@@ -16,7 +16,7 @@ from .build import build as run_build
 from .build import ensure_built, quality_reports
 from .builds import Damage, intact_build, verify
 from .errors import BadRequest, CorpusError, RulingsError, StoreError, Unanswerable
-from .graph import answers, compare, rules
+from .graph import answers, build_facts, compare, rules, ruling_rows
 from .graph.report import changes_markdown
 from .graph.store import Store
 from .index.search import KINDS as SEARCH_KINDS
@@ -559,7 +559,13 @@ def check(obj: CliState, every: bool, as_json: bool) -> None:
 def stats(obj: CliState, as_json: bool) -> None:
     """Counts of what the current build holds."""
     store = obj.store
-    data: dict[str, Any] = {"build": store.build.name, "counts": store.counts(), "games": []}
+    data: dict[str, Any] = {
+        "build": store.build.name,
+        "counts": build_facts.counts(
+            store,
+        ),
+        "games": [],
+    }
     for game in store.games():
         data["games"].append(
             {
@@ -569,12 +575,14 @@ def stats(obj: CliState, as_json: bool) -> None:
                 "versions": [v.label for v in store.versions(game)],
                 "terms": len(store.terms(game, ("entry", "keyword"))),
                 "sections": len(store.terms(game, ("section",))),
-                "rulings": len(store.rulings(game)),
-                "cards": len(store.cards(game)),
-                "furniture_lines": store.furniture_count(game),
+                "rulings": len(ruling_rows.rulings(store, game)),
+                "cards": len(ruling_rows.cards(store, game)),
+                "furniture_lines": build_facts.furniture_count(store, game),
             }
         )
-    data["diagnostics"] = store.diagnostics()
+    data["diagnostics"] = build_facts.diagnostics(
+        store,
+    )
 
     def human(d):
         click.echo(f"build {d['build']}")

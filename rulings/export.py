@@ -24,9 +24,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import BadRequest, write_error
-from .graph import answers
+from .graph import answers, name_tables, ruling_rows
 from .graph.compare import edition_snapshot
-from .graph.store import Game, Store
+from .graph.rows import Game
+from .graph.store import Store
 from .index.writer import documents
 from .settings import Settings
 from .text import LETTERS, QUOTES
@@ -92,9 +93,10 @@ def start_pages(store: Store) -> list[str]:
                 out.append(urls.diff(game.slug, term.slug, a.version, b.version))
             if revisions and revisions[-1].version != versions[-1].label and len(versions) > 1:
                 out.append(urls.diff(game.slug, term.slug, revisions[0].version, versions[-1].label))
-        out += [urls.ruling(game.slug, r["slug"]) for r in store.rulings(game)]
-        out += [urls.ruling(game.slug, former) for former in store.former_ruling_slugs(game)]  # redirect pages
-        out += [urls.card(game.slug, c["slug"]) for c in store.cards(game)]
+        out += [urls.ruling(game.slug, r["slug"]) for r in ruling_rows.rulings(store, game)]
+        formerly = ruling_rows.former_ruling_slugs(store, game)
+        out += [urls.ruling(game.slug, former) for former in formerly]  # redirect pages
+        out += [urls.card(game.slug, c["slug"]) for c in ruling_rows.cards(store, game)]
     return out
 
 
@@ -213,8 +215,12 @@ def link_names(store: Store, game: Game) -> dict:
     ``typos``: the (key, term) pairs a near miss is looked for among (``answers.near_miss``); ``versions``:
     each label with its URL; ``fold``: the character tables of ``text.fold``. URLs are paths with ``{slug}``.
     """
-    names, slugs, typos = store.name_table(game), store.slug_table(game), sorted(store.name_keys(game))
-    printed = store.printed_table(game)
+    names, slugs, typos = (
+        name_tables.name_table(store, game),
+        name_tables.slug_table(store, game),
+        sorted(store.name_keys(game)),
+    )
+    printed = name_tables.printed_table(store, game)
     ids = sorted(
         {term_id for term_id, _ in [*names.values(), *printed.values()]}
         | set(slugs.values())

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulings.errors import RulingsError
-from rulings.graph import answers, compare
+from rulings.graph import answers, compare, rule_numbers
 from rulings.graph.store import Store
 from rulings.settings import Settings
 from rulings.web import create_app
@@ -42,7 +42,7 @@ def questions(store_dir: Path, game_slug: str) -> Questions:
     game = store.game(game_slug)
     assert game is not None, game_slug
     terms = store.terms(game, ("entry", "keyword", "section", "rule"))
-    numbers = set().union(*(store.numbers_at(game, v.ordinal) for v in store.versions(game)))
+    numbers = set().union(*(rule_numbers.numbers_at(store, game, v.ordinal) for v in store.versions(game)))
     return Questions(
         [t.slug for t in terms], [t.slug for t in terms if not t.number], [t.name for t in terms], sorted(numbers)
     )
@@ -116,7 +116,7 @@ def pinned_pages(store_dir: Path, game_slug: str, labels: list[str]) -> dict[str
     out: dict[str, object] = {}
     for version in (v for v in store.versions(game) if v.label in labels):
         paths = [f"terms/{t.slug}" for t in store.terms(game, ("entry", "keyword", "section")) if not t.number]
-        paths += [f"rules/{n}" for n in sorted(store.numbers_at(game, version.ordinal)) if "." in n]
+        paths += [f"rules/{n}" for n in sorted(rule_numbers.numbers_at(store, game, version.ordinal)) if "." in n]
         for path in paths:
             url = f"/{game.slug}/v/{version.label}/{path}"
             response = client.get(url)

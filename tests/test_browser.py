@@ -13,6 +13,8 @@ import sys
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from rulings.graph import name_tables
+
 from .conftest import CORPUS, every_name
 from .server import running_server
 from .system import required
@@ -277,7 +279,9 @@ def test_the_exported_linkify_takes_every_name_and_typo_as_the_server(page, expo
     swapped = [n[:2] + n[3] + n[2] + n[4:] for n in names if len(n) > 4]
     post = "\n".join(f"[[{n}]] [[{d}]] [[{d}|{n}]]" for n, d in zip(names, dropped, strict=True))
     post += "\n" + " ".join(f"[[{s}@latest]]" for s in swapped)
-    post += "\n" + " ".join(f"[[{slug}]]" for slug in store.slug_table(game))  # "[[star-icon]]", former slugs
+    post += "\n" + " ".join(
+        f"[[{slug}]]" for slug in name_tables.slug_table(store, game)
+    )  # "[[star-icon]]", former slugs
     expected = linkify(store, game, post, "markdown", "http://localhost")
     assert sum("note" in link for link in expected["links"]) > 20 and len(expected["unresolved"]) > 20
     page.goto((exported_site / slug / "link" / "index.html").as_uri())

@@ -10,6 +10,7 @@ import pytest
 
 from rulings.errors import Busy
 from rulings.graph import linkify as linkify_module
+from rulings.graph import ruling_rows
 from rulings.settings import Settings
 from rulings.web import budget, create_app, views
 
@@ -30,7 +31,7 @@ def misspelled(count: int, seed: int = 1) -> str:
 
 def every_view_url(store) -> dict[str, str]:
     game = store.game("marvel-champions")
-    ruling, card = store.rulings(game)[0]["slug"], store.cards(game)[0]["slug"]
+    ruling, card = ruling_rows.rulings(store, game)[0]["slug"], ruling_rows.cards(store, game)[0]["slug"]
     urls = {
         "site.home": "/",
         "site.game_home": "/marvel-champions/",

@@ -12,6 +12,7 @@ from hypothesis import settings as examples
 from hypothesis import strategies as st
 from playwright.sync_api import expect
 
+from rulings.graph import name_tables, rule_numbers
 from rulings.web import reading
 
 from .conftest import built_game, every_name
@@ -107,7 +108,7 @@ def test_a_games_link_page_has_the_names_linkify_needs(exported_site: Path, stor
             index, found_anchor = found if isinstance(found, list) else (found, None)
             assert (data["terms"][index][1], found_anchor) == (term.slug, anchor), name
         slugs = data["slugs"] | {term[1]: i for i, term in enumerate(data["terms"])}  # a term's own slug first
-        for slug in store.slug_table(game):
+        for slug in name_tables.slug_table(store, game):
             assert store.term_by_slug(game, slug)[0].slug == data["terms"][slugs[slug]][1], slug
         assert {key for key, _ in data["typos"]} == {key for key, _ in store.name_keys(game)}
         assert data["versions"] == [[v.label, urls.term(game.slug, "{slug}", v.label)] for v in store.versions(game)]
@@ -295,8 +296,8 @@ def test_every_page_of_magics_editions_is_at_most_500_kb(magic_client, magic_sto
             response = magic_client.get(url)
             assert response.status_code == 200 and len(response.data) <= 500_000, (url, len(response.data))
             held.update(re.findall(r'\bid="(\d{3}\.\d+[a-z]?)"', response.get_data(as_text=True)))
-        assert held == magic_store.numbers_at(game, version.ordinal) - {
-            n for n in magic_store.numbers_at(game, version.ordinal) if "." not in n
+        assert held == rule_numbers.numbers_at(magic_store, game, version.ordinal) - {
+            n for n in rule_numbers.numbers_at(magic_store, game, version.ordinal) if "." not in n
         }, version.label  # every rule and subrule on some page
 
 

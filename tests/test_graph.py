@@ -7,6 +7,7 @@ import pytest
 
 from rulings.build import build
 from rulings.builds import current_build
+from rulings.graph import ruling_rows, term_sheet
 from rulings.graph.store import Store
 from rulings.settings import Settings
 
@@ -120,7 +121,9 @@ def test_same_corpus_same_slugs(tmp_path, store):
         mine = [(t.name, t.slug) for t in store.terms(game, ("entry", "keyword", "section"))]
         theirs = [(t.name, t.slug) for t in again.terms(again.game(game.slug), ("entry", "keyword", "section"))]
         assert mine == theirs
-        assert [r["slug"] for r in store.rulings(game)] == [r["slug"] for r in again.rulings(again.game(game.slug))]
+        assert [r["slug"] for r in ruling_rows.rulings(store, game)] == [
+            r["slug"] for r in ruling_rows.rulings(again, again.game(game.slug))
+        ]
 
 
 def test_build_prints_counts_and_time(cli, tmp_path):
@@ -202,7 +205,7 @@ def test_referrers_are_the_other_terms_with_an_edge_to_a_term_by_name_then(store
                         held.setdefault(src, set()).add(name)
                 assert all(len(names) == 1 for names in held.values())  # one revision of a source at a time
                 expected = sorted((min(names), src) for src, names in held.items())
-                assert store.referrers(term, kinds, at) == [(terms[s].slug, name) for name, s in expected]
+                assert term_sheet.referrers(store, term, kinds, at) == [(terms[s].slug, name) for name, s in expected]
                 checked += bool(held)
     assert checked > 50
 
@@ -216,15 +219,15 @@ def assert_sheets_read_as_the_single_reads(store):
             statements: list[str] = []
             store.conn.set_trace_callback(statements.append)
             try:
-                sheet = store.term_sheet(game, term.slug, kinds)
+                sheet = term_sheet.term_sheet(store, game, term.slug, kinds)
             finally:
                 store.conn.set_trace_callback(None)
             assert len(statements) == 1 and sheet.term == term
             revisions = store.revisions(term)
             assert sheet.revisions == revisions and sheet.names == store.names(term)
             last = revisions[-1].ordinal
-            assert sheet.referrers(last) == store.referrers(term, kinds, last)
-            assert sheet.ruling_ids == [r["id"] for r in store.rulings_about(term)]
+            assert sheet.referrers(last) == term_sheet.referrers(store, term, kinds, last)
+            assert sheet.ruling_ids == [r["id"] for r in ruling_rows.rulings_about(store, term)]
             assert sheet.blocks == {r.id: store.blocks(r.id) for r in revisions}
             assert sheet.subdefs == {r.id: store.subdefs(r.id) for r in revisions}
             seen["revisions"] += len(revisions) > 1
@@ -241,8 +244,8 @@ def test_a_term_sheet_reads_in_one_statement_what_the_single_reads_give(store):
     assert all(count > 5 for count in seen.values()), seen  # every part ordered, somewhere, from several rows
     game = store.game("marvel-champions")
     alias = store.q("SELECT slug FROM slug_aliases WHERE game_id = ?", game.id)[0][0]
-    assert store.term_sheet(game, alias, ()) is None and store.term_by_slug(game, alias)[0] is not None
-    assert store.term_sheet(game, "no-such-term", ()) is None
+    assert term_sheet.term_sheet(store, game, alias, ()) is None and store.term_by_slug(game, alias)[0] is not None
+    assert term_sheet.term_sheet(store, game, "no-such-term", ()) is None
 
 
 @pytest.mark.needs_shared
@@ -253,7 +256,7 @@ def test_a_term_sheet_of_every_magic_rule_and_edition(magic_store):
 def test_a_term_page_lists_what_refers_to_it_as_links(client, store):
     game = store.game("marvel-champions")
     term, _ = store.term_by_slug(game, "attack")
-    listed = store.referrers(term, ("mentions", "see-also", "redirect"), store.versions(game)[-1].ordinal)
+    listed = term_sheet.referrers(store, term, ("mentions", "see-also", "redirect"), store.versions(game)[-1].ordinal)
     html = client.get("/marvel-champions/terms/attack").get_data(as_text=True)
     section = html.split("<h2>Referenced by</h2>", 1)[1].split("</section>", 1)[0]
     links = [f'<li><a class="term" href="/marvel-champions/terms/{slug}">{name}</a></li>' for slug, name in listed]
@@ -267,7 +270,7 @@ def test_rulings_carry_their_cards_read_in_one_query(store):
     statements: list[str] = []
     store.conn.set_trace_callback(statements.append)
     try:
-        rulings = store.rulings(game)
+        rulings = ruling_rows.rulings(store, game)
     finally:
         store.conn.set_trace_callback(None)
     assert len(rulings) > 100 and len(statements) == 2  # the rulings, then the cards of all of them

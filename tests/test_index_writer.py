@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from whoosh import index as whoosh_index
 
+from rulings.graph import index_feed
 from rulings.graph.store import Store
 from rulings.index import postings, writer
 from rulings.index.search import Searcher
@@ -23,7 +24,9 @@ def test_game_runs_cover_every_game_once_in_order(store):
 
 
 def test_games_are_cut_into_runs_by_the_text_they_index(store):
-    sizes = store.indexing_sizes()
+    sizes = index_feed.indexing_sizes(
+        store,
+    )
     for game in store.games():
         texts = [
             text

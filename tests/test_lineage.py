@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rulings.builds import current_build
-from rulings.graph import answers, rules
+from rulings.graph import answers, rules, term_sheet
 from rulings.graph.store import Store
 from rulings.web import create_app
 
@@ -220,12 +220,12 @@ def test_referenced_by_lists_what_referred_to_a_term_at_the_version_shown(tiny):
     a, b = store.versions(game)
     vigilance = rules.locate(store, game, "103.3", b.ordinal).term
     kinds = ("cites", "mentions")
-    assert [name for _, name in store.referrers(vigilance, kinds, b.ordinal)] == ["Guard Duty"]
-    assert store.referrers(vigilance, kinds, a.ordinal) == []  # Guard Duty came later
+    assert [name for _, name in term_sheet.referrers(store, vigilance, kinds, b.ordinal)] == ["Guard Duty"]
+    assert term_sheet.referrers(store, vigilance, kinds, a.ordinal) == []  # Guard Duty came later
     assert "Guard Duty" not in client.get("/tiny-rules/v/A/rules/102.2").get_data(as_text=True)
     assert "Guard Duty" in client.get("/tiny-rules/v/B/rules/103.3").get_data(as_text=True)
     trample = rules.locate(store, game, "103.2", b.ordinal).term
-    assert [name for _, name in store.referrers(trample, kinds, a.ordinal)] == ["Trample"]  # the glossary's
+    assert [name for _, name in term_sheet.referrers(store, trample, kinds, a.ordinal)] == ["Trample"]  # the glossary's
 
 
 def test_a_see_entry_shows_what_it_points_to_as_of_the_version_asked(tiny):

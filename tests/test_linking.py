@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rulings.errors import CorpusError
 from rulings.graph.inline import dumps, prepare_block
 from rulings.graph.mentions import WORD, Linker, Target, _clean_edges, _folded, name_keys
-from rulings.graph.store import BlockRow
+from rulings.graph.rows import BlockRow
 from rulings.ingest.manifest import load_manifest
 from rulings.text import QUOTES
 from rulings.web.render import Links, render_blocks

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rulings.graph import ruling_rows
 from rulings.ingest.manifest import DocumentSpec
 from rulings.ingest.parsers import parse
 from rulings.ingest.source import read_source
@@ -50,7 +51,7 @@ def bundled_titles(store) -> dict[str, list[str]]:
         names = []
         for term in store.terms(game):
             names += [term.name, *store.aliases(term)]
-        names += [ruling["title"] for ruling in store.rulings(game)]
+        names += [ruling["title"] for ruling in ruling_rows.rulings(store, game)]
         out[game.slug] = [n.lower() for n in names]
     return out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rulings.graph import ruling_rows
 from rulings.graph.builder import former_ruling_slug, ruling_slug
 from rulings.ingest.model import Ruling
 
@@ -18,8 +19,8 @@ PUBLISHED = "pepper-potts-can-pepper-potts-generate-the-resources-of-a-card-that
 
 
 def test_ruling_slugs_are_short_and_name_the_card_and_the_question(store):
-    slugs = [r["slug"] for game in store.games() for r in store.rulings(game)]
-    formers = [r["former_slug"] for game in store.games() for r in store.rulings(game)]
+    slugs = [r["slug"] for game in store.games() for r in ruling_rows.rulings(store, game)]
+    formers = [r["former_slug"] for game in store.games() for r in ruling_rows.rulings(store, game)]
     assert len(slugs) > 200
     assert max(map(len, slugs)) <= 60 and sum(map(len, slugs)) / len(slugs) < 0.9 * sum(map(len, formers)) / len(
         formers
@@ -32,7 +33,7 @@ def test_ruling_slugs_are_short_and_name_the_card_and_the_question(store):
 
 def test_no_ruling_takes_a_slug_another_ruling_was_published_under(store):
     for game in store.games():
-        rulings = store.rulings(game)
+        rulings = ruling_rows.rulings(store, game)
         owner = {r["former_slug"]: r["id"] for r in rulings}
         assert len(owner) == len(rulings)  # the former slugs, one per ruling, as published
         assert all(owner.get(r["slug"], r["id"]) == r["id"] for r in rulings)

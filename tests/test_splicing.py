@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.graph import merge
+from rulings.graph import build_facts, merge
 from rulings.graph.identity import NameIndex, Term
 from rulings.ingest.model import Block
 
@@ -46,7 +46,13 @@ def test_before_the_glossary_entry_existed_its_name_still_finds_what_it_found(cl
 
 
 def test_merges_are_explained_in_the_build_report(store):
-    merges = [d for d in store.diagnostics() if d["game"] == "marvel-champions" and d["level"] == "merge"]
+    merges = [
+        d
+        for d in build_facts.diagnostics(
+            store,
+        )
+        if d["game"] == "marvel-champions" and d["level"] == "merge"
+    ]
     said = {d["message"] for d in merges}
     assert (
         "1.4: \u201cAttack (Enemy Activation)\u201d continues \u201cEnemy Attacks\u201d (entry): a rename game.toml "

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from rulings.graph.store import RevisionRow
+from rulings.graph.rows import RevisionRow
 from rulings.web.wording import change_words, revision_line
 
 ROW = RevisionRow(1, 1, "1.4", "2021-04-21", 3, "Dash", "text", "amended", True, {}, [], [], [])

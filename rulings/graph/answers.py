@@ -15,7 +15,8 @@ from ..errors import BadRequest, Unanswerable
 from ..text import base_key, name_key, split_qualifier
 from ..urls import urls
 from . import rules
-from .store import Game, RevisionRow, Store, TermRow, VersionRow
+from .rows import Game, RevisionRow, TermRow, VersionRow
+from .store import Store
 
 
 # -- lookups ------------------------------------------------------------------

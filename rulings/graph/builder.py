@@ -19,8 +19,8 @@ from .citations import rule_references
 from .history import Assembly
 from .identity import Revision, Term, name_rank
 from .mentions import Linker, game_linker
+from .ruling_rows import DECK_KINDS
 from .state import VERSIONED
-from .store import DECK_KINDS
 from .timeline import Version
 from .units import subdefinitions
 

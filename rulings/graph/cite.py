@@ -7,7 +7,8 @@ from ..errors import BadRequest, Unanswerable
 from ..markup import bbcode_text, excerpt, markdown_label, plain_text
 from ..urls import Urls
 from . import answers
-from .store import BlockRow, Game, Store, VersionRow
+from .rows import BlockRow, Game, VersionRow
+from .store import Store
 
 FORMATS = ("markdown", "bbcode")
 

@@ -19,7 +19,8 @@ from ..text import comparable, fold
 from ..urls import urls
 from . import rules
 from .answers import in_force, require_game, resolved_definition, term_or_unknown, version_named
-from .store import Game, RevisionRow, Store, TermRow, VersionRow
+from .rows import Game, RevisionRow, TermRow, VersionRow
+from .store import Store
 
 
 def version_range(store: Store, game: Game, start: str, end: str) -> tuple[VersionRow, VersionRow]:

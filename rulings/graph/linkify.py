@@ -10,7 +10,8 @@ from ..errors import TooCostly, Unanswerable
 from ..markup import bbcode_text, markdown_label
 from ..urls import Urls
 from .answers import near_miss, version_by_label
-from .store import Game, Store
+from .rows import Game
+from .store import Store
 
 MENTION = re.compile(r"\[\[([^\[\]|@\n]{1,80})(?:@([^\[\]|\n]{1,20}))?(?:\|([^\[\]\n]{1,80}))?\]\]")
 FORMATS = ("markdown", "bbcode", "html")

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from ..errors import Unanswerable
 from ..text import comparable
 from ..urls import urls
-from .store import BlockRow, Game, RevisionRow, Store, TermRow, VersionRow
+from . import rule_numbers
+from .rows import BlockRow, Game, RevisionRow, TermRow, VersionRow
+from .store import Store
 
 NUMBER = re.compile(r"\d+(?:\.\d+[a-z]?)?")
 
@@ -86,10 +88,10 @@ def locate(store: Store, game: Game, number: str, ordinal: int) -> Located | Non
     number = normalise(number)
     if not NUMBER.fullmatch(number):
         return None
-    term = store.term_by_number(game, number, ordinal)
+    term = rule_numbers.term_by_number(store, game, number, ordinal)
     if term is not None:
         return Located(term, None, printed=number)
-    holder = store.numbered_in(game, number, ordinal)
+    holder = rule_numbers.numbered_in(store, game, number, ordinal)
     if holder is None:
         return None
     revision, _ = _in_force(store.revisions(holder), ordinal)
@@ -101,7 +103,7 @@ def locate(store: Store, game: Game, number: str, ordinal: int) -> Located | Non
 def locate_near(store: Store, game: Game, number: str, ordinal: int) -> tuple[Located, int] | None:
     """Where ``number`` lives nearest the version with this ordinal: at the latest version before it that
     prints the number, else the first after it; with that version's ordinal (None: no version prints it)."""
-    ordinals = store.number_ordinals(game, normalise(number))
+    ordinals = rule_numbers.number_ordinals(store, game, normalise(number))
     before = [o for o in ordinals if o <= ordinal]
     for at in ([before[-1]] if before else []) + [o for o in ordinals if o > ordinal]:
         found = locate(store, game, number, at)
@@ -111,7 +113,7 @@ def locate_near(store: Store, game: Game, number: str, ordinal: int) -> tuple[Lo
 
 
 def is_rule_number(store: Store, game: Game, text: str) -> bool:
-    return looks_like_number(text) and bool(store.number_ordinals(game, normalise(text)))
+    return looks_like_number(text) and bool(rule_numbers.number_ordinals(store, game, normalise(text)))
 
 
 def _in_force(revisions: list[RevisionRow], ordinal: int) -> tuple[RevisionRow | None, RevisionRow | None]:
@@ -171,7 +173,7 @@ def enclosing(store: Store, game: Game, number: str, ordinal: int) -> list[tuple
     out = []
     up = parent(number)
     while up:
-        term = store.term_by_number(game, up, ordinal)
+        term = rule_numbers.term_by_number(store, game, up, ordinal)
         if term is None:
             break
         revision = _in_force(store.revisions(term), ordinal)[0]

@@ -17,7 +17,7 @@ from itertools import pairwise
 from ..ingest.manifest import DocumentSpec, GameManifest
 from ..ingest.model import ChangelogVersion, ParsedDocument
 from .identity import Term
-from .store import UNSTATED as UNDATED_LABEL  # the only version of unversioned documents
+from .rows import UNSTATED as UNDATED_LABEL  # the only version of unversioned documents
 
 SNAPSHOT_KINDS = ("reference", "rulebook", "faq")
 KIND_ORDER = ("reference", "rulebook", "faq", "player-aid")  # whose text wins, by default, within a version

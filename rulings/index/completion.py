@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 
+from ..graph import index_feed
 from ..graph.store import Store
 from ..text import fold
 from ..urls import urls
@@ -32,7 +33,7 @@ class Completions:
         if not typed:
             return []
         rows = []
-        for row in self.store.completion_keys(typed, game, SCAN):
+        for row in index_feed.completion_keys(self.store, typed, game, SCAN):
             if not row[0].startswith(typed):
                 break
             rows.append(row)
@@ -53,8 +54,8 @@ class Completions:
         typed = typed_key(text)
         if not typed:
             return []
-        before = self.store.completion_keys(typed, game, CLOSEST_POOL, before=True)[::-1]
-        after = self.store.completion_keys(typed, game, CLOSEST_POOL)
+        before = index_feed.completion_keys(self.store, typed, game, CLOSEST_POOL, before=True)[::-1]
+        after = index_feed.completion_keys(self.store, typed, game, CLOSEST_POOL)
         half = CLOSEST_POOL // 2
         take_before = max(half, CLOSEST_POOL - len(after))
         pool = before[-take_before:] + after[: CLOSEST_POOL - min(take_before, len(before))]
@@ -69,7 +70,7 @@ class Completions:
         firsts: dict[str, tuple[str, int]] = {}  # URL -> (game, term id)
         for _, game, slug, term_id in rows:
             firsts.setdefault(urls.term(game, slug), (game, term_id))
-        shown = self.store.completion_entries([term_id for _, term_id in firsts.values()]) if firsts else {}
+        shown = index_feed.completion_entries(self.store, [term_id for _, term_id in firsts.values()]) if firsts else {}
         return [
             {"name": shown[term_id][0], "game": game, "game_name": shown[term_id][2], "kind": shown[term_id][1],
              "url": url}

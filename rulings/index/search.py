@@ -23,7 +23,7 @@ from pathlib import Path
 from whoosh import query as Q
 
 from ..errors import Unanswerable
-from ..graph import answers
+from ..graph import answers, index_feed, ruling_rows
 from ..graph.store import Store
 from ..text import name_key
 from ..urls import urls
@@ -236,7 +236,9 @@ class Searcher:
         # an unknown word's closest known word (``correct``), kept with this searcher (a build's), not beyond it
         self.closest_word = functools.lru_cache(maxsize=CORRECTIONS_KEPT)(self._closest_word)
         general = Synonyms(LEXICON.synonyms, self.words)
-        vocabularies = store.vocabularies()
+        vocabularies = index_feed.vocabularies(
+            store,
+        )
         self.synonyms = {game: general.merged(v) for game, v in vocabularies.items()}
         self.synonyms[None] = general
         for v in vocabularies.values():  # across games, every game's words may be meant
@@ -799,7 +801,7 @@ class Searcher:
         names = self._names.get(game)
         if names is None:
             found = self.store.game(game)
-            names = self._names[game] = tuple(c["name"] for c in self.store.cards(found)) if found else ()
+            names = self._names[game] = tuple(c["name"] for c in ruling_rows.cards(self.store, found)) if found else ()
         return names
 
     @staticmethod

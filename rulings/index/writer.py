@@ -14,7 +14,9 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 from whoosh.writing import SegmentWriter
 
-from ..graph.store import BlockRow, Game, RevisionRow, Store, TermRow
+from ..graph import build_facts, index_feed, ruling_rows
+from ..graph.rows import BlockRow, Game, RevisionRow, TermRow
+from ..graph.store import Store
 from ..markup import plain_text
 from ..parallel import balanced_runs, cores, processes
 from ..text import name_key
@@ -127,7 +129,9 @@ def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
 
 
 def writer_procs(store: Store) -> int:
-    count = store.counts()["revisions"]
+    count = build_facts.counts(
+        store,
+    )["revisions"]
     return cores() if count > PARALLEL_ABOVE else 1
 
 
@@ -148,7 +152,9 @@ def documents(store: Store, only: list[str] | None = None):
     if only is not None:
         wanted = set(only)
         games = [g for g in games if g.slug in wanted]
-    variants = store.variant_words()
+    variants = index_feed.variant_words(
+        store,
+    )
     for game in games:
         labels = [v.label for v in store.versions(game)]
         scope = _scoper(variants.get(game.slug, []))
@@ -157,7 +163,7 @@ def documents(store: Store, only: list[str] | None = None):
         for term in terms:
             yield from _term_documents(store, game, term, labels, scope, rows)
         about = RulingsAbout.read(store, game)
-        for ruling in sorted(store.rulings(game), key=lambda r: r["slug"]):
+        for ruling in sorted(ruling_rows.rulings(store, game), key=lambda r: r["slug"]):
             yield _ruling_document(game, ruling, labels, scope, about)
 
 
@@ -192,10 +198,16 @@ class GameRows:
         latest = [revisions[term.id][-1].id for term in terms if revisions.get(term.id)]
         dates = {v.label: v.date for v in store.versions(game)}
         glossary = {term.id for term in terms if term.kind == "entry" and not term.number}
-        cited = {src: rules for src, rules in store.cited_rules_in(game).items() if src in glossary}
+        cited = {src: rules for src, rules in index_feed.cited_rules_in(store, game).items() if src in glossary}
         pointers = Counter(rules[0] for rules in cited.values() if len(rules) == 1)
         return cls(
-            store.names_in(game), revisions, store.subdefs_in(game), store.blocks_of(latest), cited, dates, pointers
+            index_feed.names_in(store, game),
+            revisions,
+            index_feed.subdefs_in(store, game),
+            store.blocks_of(latest),
+            cited,
+            dates,
+            pointers,
         )
 
     def answered_by(self, term: TermRow) -> str | None:
@@ -223,7 +235,7 @@ class RulingsAbout:
 
     @classmethod
     def read(cls, store: Store, game: Game) -> RulingsAbout:
-        return cls(store.ruling_terms_in(game), {d["slug"]: d.get("date") for d in store.documents(game)})
+        return cls(index_feed.ruling_terms_in(store, game), {d["slug"]: d.get("date") for d in store.documents(game)})
 
 
 def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], scope, rows: GameRows):
@@ -238,7 +250,7 @@ def _term_documents(store: Store, game: Game, term: TermRow, labels: list[str], 
         latest = end is None
         body = plain_text(revision.text)
         if not body and revision.redirect:  # a "See: Keywords" entry is found by the definition it points to
-            pointed = store.subdef_named(game, revision.name, revision.ordinal)
+            pointed = index_feed.subdef_named(store, game, revision.name, revision.ordinal)
             body = plain_text(pointed) if pointed is not None else "See " + ", ".join(revision.redirect)
         url = urls.term(game.slug, term.slug, None if latest else revision.version)
         in_force = _versions_in_force(labels, revision.ordinal, end)
@@ -377,7 +389,9 @@ def _passages(entry: dict, blocks: list[tuple[str, str | None, str]], subdefs: d
 
 def keep_words(store: Store) -> frozenset[str]:
     """One-word glossary names ("May", "You") must stay searchable even though they are stop words."""
-    return frozenset(name.lower() for name in store.names_with_role(("name", "alias")) if len(name.split()) == 1)
+    return frozenset(
+        name.lower() for name in index_feed.names_with_role(store, ("name", "alias")) if len(name.split()) == 1
+    )
 
 
 MAIN, HISTORY = "MAIN", "HISTORY"  # texts in force now / texts of earlier versions (version searches)
@@ -431,9 +445,15 @@ def write_index(store: Store, index_dir: Path) -> int:
 
 def game_runs(store: Store, procs: int) -> list[list[str]]:
     """Games in the order they were written, cut into at most ``procs`` runs of about equal cost to index
-    (``Store.indexing_sizes``)."""
+    (``index_feed.indexing_sizes``)."""
     games = [g.slug for g in sorted(store.games(), key=lambda g: g.id)]
-    sizes = store.indexing_sizes() if procs > 1 else {}
+    sizes = (
+        index_feed.indexing_sizes(
+            store,
+        )
+        if procs > 1
+        else {}
+    )
     return balanced_runs(games, lambda slug: sizes.get(slug, 0), procs)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from ..errors import BadRequest, NotFound
-from ..graph import answers, compare, rules
+from ..graph import answers, compare, rules, ruling_rows
 from ..graph.report import changes_markdown
 from ..urls import Urls
 from . import games, reading, rulepages, views
@@ -58,7 +58,7 @@ def game_summary():
             "versions": [{"label": v.label, "date": v.date, "notes": v.notes} for v in st.versions(found)],
             "documents": st.documents(found),
             "terms": len(st.terms(found, ("entry", "keyword"))),
-            "rulings": len(st.rulings(found)),
+            "rulings": len(ruling_rows.rulings(st, found)),
             "url": url_for("site.game_home", game=found.slug),
         }
     )

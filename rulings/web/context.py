@@ -12,7 +12,8 @@ from functools import lru_cache
 from flask import current_app, g, request
 from werkzeug.sansio.utils import get_current_url
 
-from ..graph.store import Game, Store
+from ..graph.rows import Game
+from ..graph.store import Store
 from ..urls import Urls
 from .state import Loaded
 

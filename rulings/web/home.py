@@ -12,7 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..casing import sentence_case
-from ..graph.store import DECK_KINDS, Game, TermRow, VersionRow
+from ..graph import ruling_rows
+from ..graph.rows import Game, TermRow, VersionRow
+from ..graph.ruling_rows import DECK_KINDS
 from ..markup import excerpt, plain_text
 from ..text import base_key, name_key
 from .context import store
@@ -71,11 +73,11 @@ def game_index(game: Game) -> Home:
     documents = st.documents(game)
     topics = _topics(terms, sections, {d["slug"] for d in documents if d["kind"] == "rulebook"})
     _hint_look_alikes(game, terms + sections)
-    cards = st.cards(game)
+    cards = ruling_rows.cards(st, game)
     decks = [
         (_plural(kind), [c for c in cards if c["group_kind"] == kind and c["ruling_count"]]) for kind in DECK_KINDS
     ]
-    rulings = st.rulings(game)
+    rulings = ruling_rows.rulings(st, game)
     names = display_names(game)
     groups: dict[str, list[dict]] = {}
     for ruling in rulings:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from flask import abort, redirect, request, url_for
 
 from ..errors import BadRequest, NotFound, Unanswerable
-from ..graph import answers
+from ..graph import answers, ruling_rows, term_sheet
 from ..graph.linkify import FORMATS
-from ..graph.store import Game, TermRow, TermSheet, VersionRow
+from ..graph.rows import Game, TermRow, VersionRow
+from ..graph.term_sheet import TermSheet
 from ..index.search import KINDS
 from .context import game, store
 
@@ -79,27 +80,27 @@ def term_sheet_or_404(
     game: Game, slug: str, referrer_kinds: tuple[str, ...], endpoint: str | None = None, **values
 ) -> TermSheet:
     """``term_or_404``, with what the term's page reads about it, in the same statement when the slug is the
-    term's own (``Store.term_sheet``)."""
-    sheet = store().term_sheet(game, slug, referrer_kinds) if SLUG.fullmatch(slug or "") else None
+    term's own (``term_sheet.term_sheet``)."""
+    sheet = term_sheet.term_sheet(store(), game, slug, referrer_kinds) if SLUG.fullmatch(slug or "") else None
     if sheet is None:  # an alias slug, a typo or nothing: redirected, or a 404, as ``term_or_404`` answers
         term = term_or_404(game, slug, endpoint, **values)
-        sheet = store().term_sheet(game, term.slug, referrer_kinds)
+        sheet = term_sheet.term_sheet(store(), game, term.slug, referrer_kinds)
         assert sheet is not None  # the term exists: term_or_404 found it
     return sheet
 
 
 def ruling_or_404(game: Game, slug: str, endpoint: str | None = None, **values) -> dict:
     """The ruling a URL names; with an endpoint, a slug of the former scheme redirects to its ruling's slug."""
-    row = store().ruling(game, slug) if SLUG.fullmatch(slug or "") else None
+    row = ruling_rows.ruling(store(), game, slug) if SLUG.fullmatch(slug or "") else None
     if row is None:
-        current = store().ruling_slug_formerly(game, slug) if SLUG.fullmatch(slug or "") else None
+        current = ruling_rows.ruling_slug_formerly(store(), game, slug) if SLUG.fullmatch(slug or "") else None
         redirect_if(endpoint, current is not None, game=game.slug, slug=current, **values)
         raise NotFound(f"No ruling {slug!r} in {game.name}.")
     return row
 
 
 def card_or_404(game: Game, slug: str) -> dict:
-    row = store().card(game, slug) if SLUG.fullmatch(slug or "") else None
+    row = ruling_rows.card(store(), game, slug) if SLUG.fullmatch(slug or "") else None
     if row is None:
         raise NotFound(f"No card {slug!r} in {game.name}.")
     return row

@@ -15,8 +15,8 @@ from functools import cached_property
 from markupsafe import Markup
 
 from ..casing import sentence_case
-from ..graph import answers
-from ..graph.store import Game, VersionRow
+from ..graph import answers, ruling_rows
+from ..graph.rows import Game, VersionRow
 from ..markup import plain_text
 from ..text import is_all_caps
 from .context import loaded, store
@@ -76,7 +76,7 @@ def _preview(game: Game, version: VersionRow, key: str) -> Preview | None:
 
 
 def _card(game: Game, key: str, slug: str) -> Preview | None:
-    card = store().card(game, slug)
+    card = ruling_rows.card(store(), game, slug)
     if card is None:
         return None
     rulings = card["rulings"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from flask import url_for
 
 from ..graph import rules
-from ..graph.store import BlockRow, Game, RevisionRow, TermRow, VersionRow
+from ..graph.rows import BlockRow, Game, RevisionRow, TermRow, VersionRow
 from . import views
 from .context import absolute, loaded, site_urls, store
 from .render import render_blocks

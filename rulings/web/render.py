@@ -14,7 +14,7 @@ from markdown_it.token import Token
 from ..graph import inline
 from ..graph.inline import prepare_children
 from ..graph.mentions import Linker, Target
-from ..graph.store import BlockRow
+from ..graph.rows import BlockRow
 from ..markup import _md
 
 BLOCK_OPENERS = ("paragraph_open", "list_item_open")

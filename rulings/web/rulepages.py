@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import NotFound
-from ..graph import answers, rules
-from ..graph.store import Game, VersionRow
+from ..graph import answers, rule_numbers, rules, term_sheet
+from ..graph.rows import Game, VersionRow
 from ..markup import plain_text
 from . import reading, views
 from .context import absolute, site_urls, store
@@ -97,7 +97,7 @@ def located_or_404(game: Game, number: str, target: VersionRow, pinned: bool = F
 def nearby(game: Game, number: str, version: VersionRow) -> list[str]:
     """Numbers near one that does not exist, in rule order: the two printed before it and the two after it
     ("702.19z": 702.19d, 702.19e, 702.20, 702.20a), then the nearest section or rule that holds it."""
-    numbers = sorted(store().numbers_at(game, version.ordinal), key=rules.number_key)
+    numbers = sorted(rule_numbers.numbers_at(store(), game, version.ordinal), key=rules.number_key)
     at = bisect.bisect_left([rules.number_key(n) for n in numbers], rules.number_key(number))
     near = numbers[max(0, at - NEARBY_EACH_SIDE) : at + NEARBY_EACH_SIDE]
     holder = _holder(number)
@@ -171,8 +171,8 @@ def rule_page(game: Game, number: str, version: VersionRow | None) -> RulePage:
 def referrer_links(game: Game, located: rules.Located, target: VersionRow, pin: str | None) -> list[views.TermLink]:
     """The terms whose texts at ``target`` cite or mention the rule; a numbered one linked by its number then."""
     st = store()
-    rows = st.referrers(located.term, RULE_REFERRERS, target.ordinal)
-    numbers = st.numbers_of(game, [slug for slug, _ in rows], target.ordinal)
+    rows = term_sheet.referrers(st, located.term, RULE_REFERRERS, target.ordinal)
+    numbers = rule_numbers.numbers_of(st, game, [slug for slug, _ in rows], target.ordinal)
     built = site_urls()
     out = []
     for slug, name in rows:

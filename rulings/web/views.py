@@ -12,11 +12,12 @@ from markupsafe import Markup
 
 from .. import deadline
 from ..casing import sentence_case
-from ..graph import answers
+from ..graph import answers, rule_numbers, ruling_rows
 from ..graph.cite import citation
 from ..graph.linkify import linkify_post
 from ..graph.mentions import Target, name_keys
-from ..graph.store import BlockRow, Game, RevisionRow, TermRow, TermSheet, VersionRow, aliases_among
+from ..graph.rows import BlockRow, Game, RevisionRow, TermRow, VersionRow, aliases_among
+from ..graph.term_sheet import TermSheet
 from ..markup import excerpt, plain_text
 from .context import absolute, base_url, game, loaded, site_urls, store
 from .render import Links, render_blocks, render_rules
@@ -41,7 +42,9 @@ def links_for(game: Game, version: VersionRow | None = None, term: TermRow | Non
     never to ``term``, the page's own."""
     target = version or store().versions(game)[-1]
     pinned = version.label if version else None
-    numbers = loaded().memo(("numbers", game.slug, target.ordinal), lambda: store().numbers_at(game, target.ordinal))
+    numbers = loaded().memo(
+        ("numbers", game.slug, target.ordinal), lambda: rule_numbers.numbers_at(store(), game, target.ordinal)
+    )
 
     built = site_urls()
 
@@ -71,7 +74,7 @@ def written_in_caps(blocks: list[BlockRow]) -> bool:
 
 def display_names(game: Game) -> list[str]:
     """Proper names to keep capitalised when showing ALL CAPS text: cards, heroes, villains, places."""
-    return loaded().memo(("display-names", game.slug), lambda: [c["name"] for c in store().cards(game)])
+    return loaded().memo(("display-names", game.slug), lambda: [c["name"] for c in ruling_rows.cards(store(), game)])
 
 
 class TermLink(NamedTuple):
@@ -368,7 +371,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         pointers=pointers,
         see_also=see_also,
         referenced_by=term_links(game, sheet.referrers(target.ordinal)),
-        rulings=st.rulings_about(term) if sheet.ruling_ids else [],
+        rulings=ruling_rows.rulings_about(st, term) if sheet.ruling_ids else [],
         aliases=[a for a in aliases_among(term, sheet.names) if a.casefold() != revision.name.casefold()],
         subdefs=subdefs,
         notes=notes,
@@ -412,7 +415,7 @@ def ruling_view(game: Game, ruling: dict, anchors: str = "p") -> dict:
     view["html"] = render_for(game, shown, anchors=anchors)
     view["original"] = ruling["text"] if caps else None
     view["description"] = excerpt(shown)
-    view["terms"] = store().terms_of_ruling(ruling["id"])
+    view["terms"] = ruling_rows.terms_of_ruling(store(), ruling["id"])
     path = url_for("site.ruling", game=game.slug, slug=ruling["slug"])
     view["url"] = absolute(path)
     view["citation"] = citation(view["display_title"], game, None, view["url"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..graph.store import RevisionRow
+from ..graph.rows import RevisionRow
 
 Revision = RevisionRow | Mapping  # a revision, or an answer about one (history, "which version applies")
 
