@@ -19,7 +19,7 @@ from .errors import BadRequest, CorpusError, RulingsError, StoreError, Unanswera
 from .graph import answers, build_facts, compare, rules, ruling_rows
 from .graph.report import changes_markdown
 from .graph.store import Store
-from .index.search import KINDS as SEARCH_KINDS
+from .index.filters import KINDS as SEARCH_KINDS
 from .ingest.manifest import located
 from .ingest.report import explanation
 from .markup import plain_text

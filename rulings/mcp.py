@@ -36,7 +36,7 @@ from .graph.cite import cite as cite_answer
 from .graph.linkify import FORMATS as LINK_FORMATS
 from .graph.linkify import linkify_post
 from .graph.store import Store
-from .index.search import KINDS as SEARCH_KINDS
+from .index.filters import KINDS as SEARCH_KINDS
 from .index.search import Searcher
 from .markup import plain_text
 from .settings import Settings

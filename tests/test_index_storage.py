@@ -38,8 +38,8 @@ def test_every_searcher_set_reads_the_one_copy_of_each_file(store_dir):
     """Eight server threads' searchers hold the index once, not once each (Whoosh's BufferFile copies)."""
     searcher = Searcher(current_build(store_dir))
     searcher.prepare(4)
-    storage = searcher.ix.storage
-    assert isinstance(storage, SharedCopyStorage) and searcher.pool.opened == 4
+    storage = searcher.index.ix.storage
+    assert isinstance(storage, SharedCopyStorage) and searcher.index.pool.opened == 4
     first, again = storage.open_file(storage.list()[0]), storage.open_file(storage.list()[0])
     assert first._buf.obj is again._buf.obj  # the same bytes behind both
     segment = next(name for name in storage.list() if name.endswith(".seg"))
@@ -57,7 +57,7 @@ def test_which_documents_contain_a_word_is_the_same_from_its_ids_alone_or_its_sc
 
     searcher = Searcher(current_build(store_dir))
     with searcher.lend():
-        whoosh = searcher.current_searcher
+        whoosh = searcher.index.current_searcher
         total = whoosh.reader().doc_count_all()
         for word in ("card", "damag", "hero", "villain", "play", "attack"):
             scored = TermScores()

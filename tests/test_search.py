@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from rulings.index.filters import filter_query
 from rulings.index.search import Searcher
 
 from .evalfiles import cases, evaluate_search, question_cases, score, search_matches
@@ -54,7 +55,7 @@ def test_typo_tolerance_and_did_you_mean(searcher):
 
 def test_spelling_correction_is_bounded_per_query(searcher):
     words = ["quickstrke", "gaurd", "obligaton", "elimnated", "villian", "tougness"]
-    corrected, changed = searcher.correct(words + ["QuickStrke"])
+    corrected, changed = searcher.corrector.correct(words + ["QuickStrke"])
     assert changed and corrected[:4] == ["quickstrike", "guard", "obligation", "eliminated"]
     assert corrected[4:6] == ["villian", "tougness"]  # past the cap: left as typed, never a fuzzy scan each
     assert corrected[6] == "quickstrike"  # a repeated word is looked up once
@@ -190,11 +191,11 @@ def test_a_clear_correction_is_ranked_alone_and_changes_nothing(searcher, monkey
     for game, query in typos:
         results = searcher.search(query, game=game)
         with searcher.lend():  # both rankings, and the rule that chooses between them
-            filters = searcher.filters(game, None, None)
+            filters = filter_query(game, None, None)
             typed = rank(query, filters, None, game)
-            words, changed = searcher.correct(re.findall(r"[\w'\-]+", query))
+            words, changed = searcher.corrector.correct(re.findall(r"[\w'\-]+", query))
             fixed = rank(" ".join(words), filters, None, game) if changed else None
-            taken = fixed is not None and bool(fixed.groups) and fixed.coverage >= max(0.5, typed.coverage + 0.25)
+            taken = fixed is not None and bool(fixed.answers) and fixed.coverage >= max(0.5, typed.coverage + 0.25)
             expected = searcher.page(fixed if taken and fixed else typed, 10)
         assert results.did_you_mean == (fixed.text if taken and fixed else None), query
         assert [h.url for h in results.hits] == [h.url for h in expected], query

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.index.search import CLOSE, OPEN
+from rulings.index.snippets import CLOSE, OPEN
 
 from .conftest import built_searcher
 

@@ -10,7 +10,7 @@ import pytest
 from whoosh import query as Query
 
 from rulings.index import query as query_module
-from rulings.index import search as search_module
+from rulings.index import ranking as ranking_module
 from rulings.index.schema import family_stem, light_stem
 
 from .conftest import built_searcher
@@ -152,7 +152,7 @@ def test_common_words_tell_the_passages_of_one_entry_apart(searcher, monkeypatch
     monkeypatch.setattr(query_module, "COMMON_FLOOR", 0)
     query = "does the player going first skip the toll on the first turn"
     with searcher.lend():
-        _, _, common = searcher.required_words(searcher.plan(query, game="harbor-rules"))
+        _, _, common = searcher.ranker.required_words(searcher.plan(query, game="harbor-rules"))
     assert "player" in common
     hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.3"))
     assert hit.number == "101.3a", hit.number
@@ -164,7 +164,7 @@ def test_the_general_case_of_a_rule_answers_before_its_exceptions(searcher, monk
     query = "can a ship at sea be moored"
     hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.6"))
     assert hit.number == "101.6a", hit.number
-    monkeypatch.setattr(search_module, "POSITION_SCALE", 10**9)  # no prior for the place: the exception
+    monkeypatch.setattr(ranking_module, "POSITION_SCALE", 10**9)  # no prior for the place: the exception
     hit = next(h for h in hits(searcher, query) if h.number and h.number.startswith("101.6"))
     assert hit.number == "101.6e", hit.number
 
@@ -188,8 +188,8 @@ def test_a_word_said_again_tells_little_more_than_the_word_said_once(tmp_path):
         return scores["Gale"] / scores["Calm"]
 
     with searcher.lend():
-        ours = ratio(searcher.current_searcher)
-    with searcher.ix.searcher() as default:
+        ours = ratio(searcher.index.current_searcher)
+    with searcher.index.ix.searcher() as default:
         assert 1.0 < ours < ratio(default) - 0.1, (ours, ratio(default))
 
 
@@ -199,10 +199,10 @@ def test_common_words_tell_passages_apart_only_within_the_query_budget(searcher,
     monkeypatch.setattr(query_module, "COMMON_FLOOR", 0)
     plan = searcher.plan("does the player going first skip the toll on the first turn", game="harbor-rules")
     with searcher.lend():
-        reader = searcher.current_searcher.reader()
+        reader = searcher.index.current_searcher.reader()
         player = next(w for w in plan.telling if w.stem == "player")
-        monkeypatch.setattr(search_module, "BUDGET", searcher._word_df(reader, player) - 1)
-        wanted, _, common = searcher.required_words(plan)
+        monkeypatch.setattr(ranking_module, "BUDGET", searcher.ranker._word_df(reader, player) - 1)
+        wanted, _, common = searcher.ranker.required_words(plan)
     assert "player" not in common and "player" not in wanted
 
 
@@ -233,7 +233,7 @@ def test_a_quoted_phrase_is_searched_as_its_word_pairs(searcher):
 
 def test_a_count_in_a_question_is_not_the_end_of_a_rule_number(searcher):
     """ "101.5" is one word: a "5" typed as a count matches no part of it, while "101.5" typed is that rule."""
-    assert searcher.tokens("see 101.5 and 702.19b.") == ["see", "101.5", "702.19b"]
+    assert searcher.index.tokens("see 101.5 and 702.19b.") == ["see", "101.5", "702.19b"]
     assert not [h.number for h in hits(searcher, "storm 5") if h.number and h.number.startswith("101.5")]
     assert not [h.number for h in hits(searcher, "how does a refit to 3 work") if h.number and "3" in h.number]
     assert hits(searcher, "101.5")[0].number == "101.5"

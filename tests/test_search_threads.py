@@ -57,7 +57,7 @@ def test_concurrent_searches_answer_as_serial_ones(store, serial):
         worker.join()
     assert not failed, failed[:3]
     assert not wrong, wrong[:3]
-    assert 1 <= searcher.pool.opened <= threads  # never more sets than searches at once
+    assert 1 <= searcher.index.pool.opened <= threads  # never more sets than searches at once
 
 
 def test_searcher_sets_are_reused_by_the_next_thread(store, serial):
@@ -68,16 +68,16 @@ def test_searcher_sets_are_reused_by_the_next_thread(store, serial):
         thread.start()
         thread.join()
     assert got == serial
-    assert searcher.pool.opened == 1
+    assert searcher.index.pool.opened == 1
 
 
 def test_prepared_sets_serve_without_opening_more(store):
     searcher = Searcher(store.build)
     searcher.prepare(3)
-    assert searcher.pool.opened == 3
+    assert searcher.index.pool.opened == 3
     with searcher.lend(), searcher.lend():  # nested: the same set
         assert searcher.search("guard").hits
-    assert searcher.pool.opened == 3
+    assert searcher.index.pool.opened == 3
 
 
 def test_a_searcher_step_outside_lend_is_refused(store):

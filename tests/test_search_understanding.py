@@ -16,10 +16,12 @@ from rulings.builds import current_build
 from rulings.errors import CorpusError
 from rulings.graph.store import Store
 from rulings.index import query as query_module
-from rulings.index import search as search_module
+from rulings.index import ranking as ranking_module
 from rulings.index import writer
+from rulings.index.correction import edits
 from rulings.index.schema import light_stem, normal_word, schema
-from rulings.index.search import CLOSE, OPEN, Searcher, edits
+from rulings.index.search import Searcher
+from rulings.index.snippets import CLOSE, OPEN
 from rulings.index.spelling import SpellingWords
 from rulings.index.topdocs import TermScores, top_documents
 from rulings.ingest.manifest import load_manifest
@@ -287,8 +289,11 @@ def test_a_close_typo_is_corrected(searcher):
 
 def test_another_inflection_of_a_known_word_is_not_a_typo(searcher):
     # the texts say "defend", "defends", "attacked": "defending" and "attacking" are words, not misspellings
-    assert searcher.correct(["defending", "attacking", "keepers"]) == (["defending", "attacking", "keepers"], False)
-    assert searcher.correct(["keepr"]) == (["keeper"], True)  # a misspelling still is one
+    assert searcher.corrector.correct(["defending", "attacking", "keepers"]) == (
+        ["defending", "attacking", "keepers"],
+        False,
+    )
+    assert searcher.corrector.correct(["keepr"]) == (["keeper"], True)  # a misspelling still is one
 
 
 def test_nonsense_is_not_corrected_into_results(searcher):
@@ -343,7 +348,7 @@ def test_a_bad_vocabulary_is_reported_at_its_line(tmp_path):
 def test_term_at_a_time_scores_are_whooshs_own(searcher):
     """topdocs adds up each clause's BM25F scores: the same documents and scores as Whoosh's Or of the clauses."""
     with searcher.lend():
-        whoosh = searcher.current_searcher
+        whoosh = searcher.index.current_searcher
         for text in ("who takes the damage if nobody defends", "alter ego attack", "keep 7 cards in hand"):
             plan = searcher.plan(text, game="lantern-keep")
             ours = top_documents(whoosh, "MAIN", TermScores(), plan.clauses, 20)
@@ -360,7 +365,7 @@ def test_remembered_frequencies_and_stored_fields_are_whooshs_own(searcher, monk
     monkeypatch.setattr(topdocs, "FREQUENCIES_KEPT", 4)
     kept = TermScores()
     with searcher.lend():
-        whoosh = searcher.current_searcher
+        whoosh = searcher.index.current_searcher
         reader = whoosh.reader()
         for fieldname, text in [("body", "keeper"), ("title", "guard"), ("pairs", "hand_siz"), ("body", "xyzzy")] * 2:
             assert kept.doc_frequency(reader, "MAIN", fieldname, text) == reader.doc_frequency(fieldname, text)
@@ -387,20 +392,22 @@ def test_a_stand_in_names_the_entry_its_words_make_up(searcher):
     """ "hp" stands in for "hit points": an entry named "Hit Points" is named by "hp" as by its own words; a
     name holding only part of a stand-in ("Hit") is not."""
     with searcher.lend():
-        wanted = searcher.required_words(searcher.plan("hp keeper", game="lantern-keep"))[0]
-    standing = searcher.stand_ins(wanted)
+        wanted = searcher.ranker.required_words(searcher.plan("hp keeper", game="lantern-keep"))[0]
+    standing = searcher.ranker.stand_ins(wanted)
     assert standing == {"hp": [frozenset({"hit", "point"})]}
     tokens = set(wanted)
-    assert searcher._name_bonus({"name_keys": "hit points"}, "hp keeper", tokens, standing) == 0.25
-    assert searcher._name_bonus({"name_keys": "hit points,keeper"}, "hp keeper", tokens) == 0.25  # "keeper" alone
-    assert searcher._name_bonus({"name_keys": "hit"}, "hp keeper", tokens, standing) == 0.0
-    assert searcher._name_bonus({"name_keys": "hit points"}, "hp keeper", tokens) == 0.0
+    assert searcher.ranker._name_bonus({"name_keys": "hit points"}, "hp keeper", tokens, standing) == 0.25
+    assert (
+        searcher.ranker._name_bonus({"name_keys": "hit points,keeper"}, "hp keeper", tokens) == 0.25
+    )  # "keeper" alone
+    assert searcher.ranker._name_bonus({"name_keys": "hit"}, "hp keeper", tokens, standing) == 0.0
+    assert searcher.ranker._name_bonus({"name_keys": "hit points"}, "hp keeper", tokens) == 0.0
 
 
 def test_the_hit_points_at_the_passage_that_answers_even_below_the_candidates_cut(searcher, monkeypatch):
     # three candidates: the Attack entry, Keeper Phase and a lesser passage of Attack; the paragraph
     # about damage and armor ranks fifth by BM25F but covers the whole question
-    monkeypatch.setattr(search_module, "CANDIDATES", 1)
+    monkeypatch.setattr(ranking_module, "CANDIDATES", 1)
     hit = searcher.search("attack keeper damage armor", game="lantern-keep", limit=1).hits[0]
     assert hit.title == "Attack" and hit.url.partition("#")[2] == "p-each-enemy-attack-deals"
     assert "armor is subtracted" in hit.snippet.replace(OPEN, "").replace(CLOSE, "")
@@ -408,7 +415,7 @@ def test_the_hit_points_at_the_passage_that_answers_even_below_the_candidates_cu
 
 def test_a_passage_stores_only_its_own_text_and_a_hit_found_by_it_alone_shows_its_entry(searcher, monkeypatch):
     with searcher.lend():
-        reader = searcher.current_searcher.reader()
+        reader = searcher.index.current_searcher.reader()
         passages = [f for f in reader.all_stored_fields() if f["kind"] == "passage"]
     own = {"parent", "kind", "subkind", "span", "anchor", "number", "label", "unit"}  # label: a sub-definition's name
     assert passages and all(set(f) <= own for f in passages)
@@ -417,8 +424,8 @@ def test_a_passage_stores_only_its_own_text_and_a_hit_found_by_it_alone_shows_it
     def passages_only(*args):  # the entry's own document is not among the candidates
         return [found for found in candidates(*args) if found[1].fields["kind"] == "passage"]
 
-    candidates = searcher._candidates
-    monkeypatch.setattr(searcher, "_candidates", passages_only)
+    candidates = searcher.ranker._candidates
+    monkeypatch.setattr(searcher.ranker, "_candidates", passages_only)
     hit = top(searcher, "armor subtracted")
     assert (hit.title, hit.game, hit.kind, hit.subkind) == ("Attack", "lantern-keep", "glossary", "entry")
     assert hit.url == "/lantern-keep/terms/attack#p-each-enemy-attack-deals"
@@ -450,8 +457,10 @@ def test_an_index_whose_passages_store_their_entrys_fields_still_answers(setting
     main.commit()
     history.commit()
     searcher = Searcher(old)
-    candidates = searcher._candidates
-    monkeypatch.setattr(searcher, "_candidates", lambda *a: [f for f in candidates(*a) if f[1].fields.get("parent")])
+    candidates = searcher.ranker._candidates
+    monkeypatch.setattr(
+        searcher.ranker, "_candidates", lambda *a: [f for f in candidates(*a) if f[1].fields.get("parent")]
+    )
     hit = top(searcher, "armor subtracted")
     assert (hit.title, hit.game, hit.url) == (
         "Attack",
@@ -462,7 +471,7 @@ def test_an_index_whose_passages_store_their_entrys_fields_still_answers(setting
 
 def test_spelling_look_ups_in_memory_find_what_whoosh_finds(searcher):
     with searcher.lend():
-        reader = searcher.current_searcher.reader()
+        reader = searcher.index.current_searcher.reader()
         words = SpellingWords(reader)
         for typed in ("gaurd", "keepr", "lanturn", "xyzzyq", "defnd"):
             assert sorted(words.within(typed, 2)) == sorted(reader.terms_within("spell", typed, 2, prefix=1))

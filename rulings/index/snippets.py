@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 from ..casing import sentence_case
 from ..text import is_all_caps
+from .query import Plan
+from .schema import QUESTION_WORDS
 
 OPEN, CLOSE = "\u27e6", "\u27e7"  # highlight markers, replaced by the caller (HTML <mark> or **)
 WIDTH = 220  # characters of a snippet
@@ -94,3 +96,16 @@ def marks(marked: str) -> list[list[int]]:
         out.append([start, start + len(match.group(1))])
         shift += 2
     return out
+
+
+def highlighter(text: str, plan: Plan) -> re.Pattern | None:
+    """Query words, their stems and the alternatives searched (as prefixes) to mark in snippets."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z0-9]{2,}", text)}
+    stems = {form for word in plan.words for form in word.forms}
+    parts = sorted(
+        {re.escape(w) for w in words if w not in QUESTION_WORDS and len(w) > 1}
+        | {re.escape(s) for s in stems if len(s) > 2 and s not in QUESTION_WORDS},
+        key=len,
+        reverse=True,
+    )
+    return re.compile(r"\b(?:" + "|".join(parts) + r")\w*", re.I) if parts else None

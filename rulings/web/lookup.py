@@ -17,7 +17,7 @@ from ..graph import answers, ruling_rows, term_sheet
 from ..graph.linkify import FORMATS
 from ..graph.rows import Game, TermRow, VersionRow
 from ..graph.term_sheet import TermSheet
-from ..index.search import KINDS
+from ..index.filters import KINDS
 from .context import game, store
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9\-]{0,120}")

@@ -11,7 +11,8 @@ from markupsafe import Markup, escape
 from ..errors import NotFound, Unanswerable
 from ..graph import answers, compare, rules
 from ..graph.linkify import FORMATS, MAX_LINKIFY_CHARS
-from ..index.search import CLOSE, OPEN, clean_query
+from ..index.results import clean_query
+from ..index.snippets import CLOSE, OPEN
 from ..urls import Urls
 from . import games, reading, rulepages, views
 from .cache import reads

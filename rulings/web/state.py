@@ -24,7 +24,8 @@ from ..builds import Damage, intact_build, verify
 from ..errors import StoreError
 from ..graph.mentions import Linker, game_linker
 from ..graph.store import Store
-from ..index.search import Results, Searcher, clean_query
+from ..index.results import Results, clean_query
+from ..index.search import Searcher
 from .cache import Answers
 
 SEARCHES_KEPT = 4096  # search results and completions remembered per build
