@@ -18,6 +18,7 @@ from rulings.ingest.source import read_source
 
 from .conftest import MAGIC_EDITIONS, text_source
 from .shared import SHARED
+from .test_magic_editions import terms_set_apart
 
 FIXTURE = """Tiny Game Comprehensive Rules
 
@@ -509,7 +510,7 @@ def test_nothing_comes_from_the_contents_list(edition):
 def test_glossary_matches_an_independent_count(edition):
     _, source, doc = edition
     _, glossary, credits = regions(source.lines)
-    groups = re.split(r"\n\s*\n", "\n".join(source.lines[glossary + 1 : credits]).strip())
+    groups = re.split(r"\n\s*\n", terms_set_apart("\n".join(source.lines[glossary + 1 : credits])).strip())
     terms = [group.split("\n")[0].strip() for group in groups]
     assert [e.name for e in doc.entries if e.kind == "entry"] == terms
     assert "Active Player, Nonactive Player Order" in terms
@@ -532,3 +533,19 @@ def test_known_rules_and_glossary_entries():
     sections = [e.name for e in doc.entries if e.kind == "section"]
     assert sections[:3] == ["Introduction", "1. Game Concepts", "100. General"]
     assert sections[-2:] == ["Glossary", "Credits"] and sections.count("Glossary") == 1
+
+
+def test_a_glossary_term_printed_with_no_blank_line_above_it_is_a_term_of_its_own(tmp_path):
+    """2020-06-01 prints "Concede" right under Companion's definition: a short capitalised line after a
+    sentence's end, over a line of text, opens an entry; a numbered line or a "See rule …" line does not."""
+    text = FIXTURE.replace(
+        "Trample\nA keyword ability. See rule 101.2.\n",
+        "Trample\nA keyword ability. See rule 101.2.\nVigilance\nAnother keyword ability. See rule 101.2.\n",
+    )
+    path = tmp_path / "rules.txt"
+    path.write_text(text, encoding="utf-8")
+    doc = parse(read_source(DocumentSpec("tiny", "rules.txt", path, "reference", "Comprehensive Rules")))
+    entries = {e.name: e for e in doc.entries if e.kind == "entry"}
+    assert list(entries)[-2:] == ["Trample", "Vigilance"]
+    assert "Vigilance" not in entries["Trample"].text and entries["Vigilance"].text.startswith("Another keyword")
+    assert [b.text for b in entries["Ability"].blocks][-1] == 'See rule 101, "Golden Rules."'

@@ -105,7 +105,8 @@ class Reading:
     def read_glossary(self, start: int, end: int) -> list[tuple[int, str, str]]:
         """(line, term, definition) of each group of lines; an indented group, or a one-line title over one, goes on
         with the term above it (2003-03-15's list of expansion symbols)."""
-        groups = [g.strip("\n") for g in re.split(r"\n[ \t]*\n", "\n".join(self.lines[start:end])) if g.strip()]
+        text = terms_set_apart("\n".join(self.lines[start:end]))
+        groups = [g.strip("\n") for g in re.split(r"\n[ \t]*\n", text) if g.strip()]
         starts, at = [], start
         for group in groups:
             at = next(i for i in range(at, end) if self.lines[i] == group.split("\n")[0])
@@ -121,6 +122,12 @@ class Reading:
             else:
                 terms.append((starts[k], rows[0].strip(), " ".join(rows[1:])))
         return terms
+
+
+def terms_set_apart(glossary: str) -> str:
+    """A glossary with a blank line above each term printed without one (2020-06-01: "…Companion.”" then
+    "Concede"): a short capitalised line after a sentence's end, over its definition."""
+    return re.sub(r"(?:(?<=\.)|(?<=\.[\"\u201d\u2019)]))\n(?=[A-Z][^\n.:;,\u201d)]{0,38}[^\W_]\n\S)", "\n\n", glossary)
 
 
 EDITIONS = sorted(p.name for p in MAGIC_DOCS.glob("comprehensive-rules-*.txt")) if MAGIC_DOCS else []

@@ -39,6 +39,7 @@ SECTION_LINE = re.compile(r"^(\d{3})\.\s+(\S.*)$")  # "215. This section is now 
 NUMBER_CUT = re.compile(r"^\d+\.[a-z]+\s")  # "306.b If an effect …"
 GLUED_HEADING = re.compile(r"^(.*?[^\W\d_][)\"'\u201d\u2019]?)(\d+\.\s+\S.*)$")  # "Face Down1. A card is …"
 SENTENCE_END = re.compile(r"\.[\"'\u201d\u2019)]*$")  # a heading that ends like a sentence
+UNSPACED_NAME_CHARS, UNSPACED_NAME_WORDS = 40, 5  # a glossary term printed with no blank line above it
 HEADING = re.compile(r"^(\d+)\.\s+(\S.{0,80})$")  # "1. Game Concepts", "100. General"
 EFFECTIVE = re.compile(r"\b(?:effective|current) (?:as of|from|on)\s+([A-Z][a-z]+ \d{1,2}, \d{4})\b")
 NUMBERED_SHARE = 0.4  # share of non-blank lines that are numbered rules or headings (Magic: 0.63)
@@ -319,16 +320,34 @@ class _Reading:
         )
 
     def groups(self, start: int, end: int) -> list[list[int]]:
-        """The runs of non-blank lines between ``start`` and ``end``."""
+        """The runs of non-blank lines between ``start`` and ``end``; a run also ends before a term printed with
+        no blank line above it (``unspaced_term``: 2020-06-01's "Companion" definition, then "Concede")."""
         runs: list[list[int]] = []
         for i in range(start, end):
             if not self.lines[i].strip():
                 continue
-            if runs and runs[-1][-1] == i - 1:
+            if runs and runs[-1][-1] == i - 1 and not self.unspaced_term(i, end):
                 runs[-1].append(i)
             else:
                 runs.append([i])
         return runs
+
+    def unspaced_term(self, i: int, end: int) -> bool:
+        """A glossary term right under the last line of a definition: a short name (five words at most, no
+        sentence's end, not a numbered line, not indented) after a line that ends a sentence, and over a line
+        of text (its definition)."""
+        line, above = self.lines[i], self.lines[i - 1].strip()
+        name = line.strip()
+        has_definition = i + 1 < end and bool(self.lines[i + 1].strip())
+        looks_like_name = (
+            not line[:1].isspace()
+            and name[:1].isupper()
+            and len(name) <= UNSPACED_NAME_CHARS
+            and len(name.split()) <= UNSPACED_NAME_WORDS
+            and not re.search(r"[.:;,\u201d)]$", name)
+            and not re.match(r"\d+\.", name)
+        )
+        return has_definition and looks_like_name and bool(SENTENCE_END.search(above))
 
 
 class _Body:
