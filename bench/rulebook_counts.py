@@ -223,7 +223,7 @@ def explain(result: Result) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="rulebook-counts-2", help="a folder of hand counts in tests/data")
+    parser.add_argument("--set", default="rulebook-counts-3", help="a folder of hand counts in tests/data")
     parser.add_argument("--half", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--explain", metavar="FILE", help="one document of the development half in detail")
     parser.add_argument("--rulebooks", type=Path, help="the rulebooks (default: the scale corpus's)")
