@@ -379,3 +379,33 @@ def test_the_fields_of_each_module_stay_its_text_and_its_see_asides_with_a_page_
     room = next(e for e in doc.entries if e.name == "Operating Room")
     assert room.see_also == ["Treatment Rooms", "Operating Rooms"]
     assert "Construction:" in " ".join(b.text for b in room.blocks)
+
+
+def test_numbered_paragraphs_of_the_rules_give_no_terms():
+    """A rules book numbered like a rules reference runs its paragraphs in with a bold "1.3.1 Regions.": a
+    place in the rules' numbering, not a glossary's entry; the same book's key terms list is read."""
+    text = """# Campaign Rules
+
+## 1.3 The Map
+
+**1.3.1 Regions.** Borders delineate Regions of the map.
+
+**1.3.2 Tribes.** Colored circles show named Tribes.
+
+**1.3.3 Cities.** Gray diamonds show Cities.
+
+## 4.1 Special Abilities
+
+**4.1.1. Accompanying Commands.** A Faction may use a Special Ability with a Command.
+
+**4.1.2 Leaders.** Leaders change Special Abilities.
+
+## Key Terms
+
+**Ally**\u2014A Faction's disc on a Tribe. (1.4.2)
+
+**Battle**\u2014A Command to remove enemy pieces. (3.2.4)
+
+**Citadel**\u2014A fortified City. (1.4.2)
+"""
+    assert sorted(terms(read(text))) == ["Ally", "Battle", "Citadel"]

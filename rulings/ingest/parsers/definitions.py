@@ -46,6 +46,7 @@ NUMBERED_LABEL = re.compile(
 )  # "Step 2", "Example 1", "Phase IV", "Action B", "Round Two": a place in a sequence, not a name
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
+        | \d+ (?:\.\d+)+ \.? \s                                    # "1.3.1 Regions": a numbered paragraph
         | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? (?!(?:st|nd|rd|th)\b)[^\W\d]  # "1 - Flip"
         | [A-Z] \s* [:/\u2013\u2014-] \s                                # "A: Yard", "B / Office"
         | [A-Z]{1,2} \d{1,3} (?:\s|$) )""",  # "S1", "A1 Alphabetical"
