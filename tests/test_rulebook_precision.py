@@ -409,3 +409,30 @@ def test_numbered_paragraphs_of_the_rules_give_no_terms():
 **Citadel**\u2014A fortified City. (1.4.2)
 """
     assert sorted(terms(read(text))) == ["Ally", "Battle", "Citadel"]
+
+
+def test_a_name_with_an_aside_over_its_text_is_read_but_a_component_with_an_aside_is_not():
+    """ "**BRAKES** (*Cost: 2*)" with the card's text on the lines below (a "Text:" line too) is a definition;
+    a component list's "**Map Boards (2)** (printed on both sides)" is a label and its aside."""
+    text = """# Robot Race
+
+## Components
+
+- **Map Boards (2)** (printed on both sides)
+- **Energy Cubes (40)** (in four colors)
+- **Robot Figures (6)** (one per player)
+
+## Upgrade Cards
+
+**BRAKES** (*Cost: 2*)
+Text: Move 1 cards in your registers may be treated as Move 0.
+
+**DRIFTING** (*Cost: 4*)
+Text: After resolving a Rotate Left card, you may move 1 space forward.
+
+**MOVE BACK** (1 copy)
+Move your robot 1 space backwards. It does not change its facing.
+"""
+    found = terms(read(text))
+    assert sorted(found) == ["Brakes", "Drifting", "Move Back"]
+    assert "Move 1 cards in your registers" in found["Brakes"].text

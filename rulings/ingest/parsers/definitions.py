@@ -28,6 +28,9 @@ ASIDE = re.compile(  # **Term** (an aside): text
     rf"^{EMPHASIS}{NAME}\s*(?P=m)\s*(?P<aside>\([^()]{{1,100}}\))\s*{SEPARATOR}\s*(?P<rest>.*)$"
 )
 ALONE = re.compile(rf"^(?P<m>\*\*\*|\*\*|__){NAME}(?P=m)\s*$")  # **Term**
+ALONE_ASIDE = re.compile(  # **BRAKES** (*Cost: 2*), the text on the lines below
+    rf"^(?P<m>\*\*\*|\*\*|__){NAME}(?P=m)\s*(?P<aside>\([^()]{{1,60}}\))\s*$"
+)
 RUNNING = re.compile(r"^(?P<m>\*\*|__)(?P<term>[^*_:]{1,60}?):\s+(?P<rest>[^*_].*)$")  # **CHEST: Take a token** if…
 CAPITALS = re.compile(  # **MOVE** Move…
     r"^(?P<m>\*\*|__)(?P<term>[A-Z][A-Z0-9 '\u2019&/+-]{1,40})(?P=m)\s+(?P<rest>[A-Z].*)$"
@@ -136,8 +139,9 @@ def credit_line(text: str) -> bool:
 
 
 def line_list(raw: RawBlock, lines: list[str]) -> bool:
-    """Several lines in one paragraph that each open with a label: a table set as lines, not a definition."""
-    if len(raw.lines) < 2:
+    """Several lines in one paragraph that each open with a label: a table set as lines, not a definition.
+    A name with an aside over labelled lines ("**BRAKES** (*Cost: 2*)" over "Text: …") is a definition."""
+    if len(raw.lines) < 2 or ALONE_ASIDE.match(lines[raw.lines[0] - 1].strip()):
         return False
     return all(re.match(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)|^\s*[A-Z][^:]{0,30}:\s", lines[n - 1]) for n in raw.lines)
 
@@ -165,8 +169,8 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
     if line_list(raw, lines):
         return None
     patterns = (
-        (INSIDE, "bold"), (AFTER, "bold"), (ASIDE, "bold"), (ALONE, "bold-alone"), (RUNNING, "bold"),
-        (CAPITALS, "bold"), (DEFINES, "bold"),
+        (INSIDE, "bold"), (AFTER, "bold"), (ASIDE, "bold"), (ALONE, "bold-alone"), (ALONE_ASIDE, "bold"),
+        (RUNNING, "bold"), (CAPITALS, "bold"), (DEFINES, "bold"),
     )  # fmt: skip
     for pattern, style in (*patterns, (PLAIN, "plain")):
         match = pattern.match(line)
@@ -177,9 +181,11 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
         term = printed_name(match.group("term"))
         if not term_like(term, plain=style == "plain", in_glossary=in_glossary):
             return None
-        rest = match.group("rest") if style != "bold-alone" else ""
-        if pattern is ASIDE:
+        rest = match.group("rest") if "rest" in pattern.groupindex else ""
+        if pattern is ASIDE or pattern is ALONE_ASIDE:
             rest = f"{match.group('aside')} {rest}"  # "(previously earned as a bonus) Benefit of 2 points."
+        if pattern is ALONE_ASIDE and len(raw.lines) < 2:
+            style = "bold-alone"  # "- **Map Boards (2)** (printed on both sides)": a label and its aside
         if style == "plain" and credit_line(rest):
             return None
         return Definition(term, _text_after(raw, line, rest), style, listed)
