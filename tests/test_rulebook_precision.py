@@ -436,3 +436,42 @@ Move your robot 1 space backwards. It does not change its facing.
     found = terms(read(text))
     assert sorted(found) == ["Brakes", "Drifting", "Move Back"]
     assert "Move 1 cards in your registers" in found["Brakes"].text
+
+
+def test_the_parts_of_a_layout_chapters_in_bold_and_priced_labels_give_no_terms():
+    """ "Front"/"Back", "Left column"/"Right column": where things are; "Setup", "Gameplay Adjustments",
+    "Cleanup Phase": a variant's chapters set in bold; "$5 \u2013 Jane Addams": a value and what it shows."""
+    text = """# Factory Rules
+
+## Buildings
+
+- **Front:** The building's cost and income.
+- **Back:** The building's upgraded side.
+
+## Sell Goods
+
+- **Left column:** The goods you sell.
+- **Middle column:** The price of each good.
+- **Right column:** The demand after the sale.
+
+## Advanced Supply Chain
+
+**Setup:** Place the supply board beside the main board.
+
+**Gameplay Adjustments:** Goods are bought from the supply board.
+
+**Cleanup Phase:** Refill the supply board.
+
+## Historical Figures
+
+**$1 \u2013 Daniel Hale Williams:** A surgeon.
+
+**$5 \u2013 Jane Addams:** A reformer.
+
+## Key Concepts
+
+**Appeal:** How much customers want a company's goods.
+
+**Demand:** The goods a company can sell.
+"""
+    assert sorted(terms(read(text))) == ["Appeal", "Demand"]

@@ -50,7 +50,8 @@ NUMBERED_LABEL = re.compile(
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
         | \d+ (?:\.\d+)+ \.? \s                                    # "1.3.1 Regions": a numbered paragraph
-        | \(?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)? (?!(?:st|nd|rd|th)\b)[^\W\d]  # "1 - Flip"
+        | \(?[$\u20ac\u00a3]?\d+ (?:\s*[-/\u2013]\s*\d+)? \)? \s* (?:[-:/\u2013\u2014)]\s*)?
+          (?!(?:st|nd|rd|th)\b)[^\W\d]                                  # "1 - Flip", "$5 \u2013 Jane"
         | [A-Z] \s* [:/\u2013\u2014-] \s                                # "A: Yard", "B / Office"
         | [A-Z]{1,2} \d{1,3} (?:\s|$) )""",  # "S1", "A1 Alphabetical"
     re.X,
@@ -255,6 +256,9 @@ SECTION_WORDS = frozenset(
     {"setup", "set up", "gameplay", "game play", "goal", "goals", "scoring", "special rules", "ties", "overview",
      "end of the game", "game end", "winning", "how to win", "victory", "preparation", "components", "rules"}
 )  # fmt: skip
+CHAPTER_OPENERS = frozenset({"setup", "gameplay", "scoring", "preparation", "overview", "cleanup"})  # "Setup Changes"
+# Where a thing is on a board or a card ("Front", "Back"; "Left column", "Top row"): the parts of a layout.
+POSITION = re.compile(r"^(?:front|back|left|right|top|bottom|middle|center|centre|upper|lower)(?:\s+\w+)?$")
 
 
 def serial_names(names: list[str]) -> bool:
@@ -272,11 +276,19 @@ def serial_names(names: list[str]) -> bool:
 def look_up_names(names: list[str]) -> bool:
     """Whether the names of a definition list outside any glossary name things a player looks up. Not a
     card's anatomy (its callouts name a name or title field: "Hero's Name", "Title", "Cost"), a numbered
-    series, or chapters set in bold ("Setup", "Gameplay", "Special Rules", "Advanced Variant")."""
+    series, the parts of a layout ("Front", "Back"), or chapters set in bold ("Setup", "Gameplay", "Special
+    Rules", "Advanced Variant")."""
     if any(NAME_FIELD.match(n) for n in names) or serial_names(names) or procedures(names):
         return False
-    chapters = sum(1 for n in names if sort_key(n) in SECTION_WORDS or sort_key(n).endswith(" variant"))
+    if all(POSITION.match(sort_key(n)) for n in names):
+        return False
+    chapters = sum(1 for n in names if chapter_name(sort_key(n)))
     return chapters * 2 < len(names)
+
+
+def chapter_name(key: str) -> bool:
+    """ "Setup", "Gameplay Adjustments", "Cleanup Phase", "Solo Variant": a chapter set in bold, not a thing."""
+    return key in SECTION_WORDS or key.endswith(" variant") or key.split()[0] in CHAPTER_OPENERS
 
 
 def procedures(names: list[str]) -> bool:
