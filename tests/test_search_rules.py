@@ -275,3 +275,11 @@ def test_a_glossary_entry_reworded_between_editions_still_points_to_its_one_rule
     found = hits(searcher, "scuttle")
     assert [h.title for h in found].count("Scuttle") == 1, [(h.title, h.kind, h.url) for h in found]
     assert (found[0].kind, found[0].url) == ("rule", "/harbor-rules/rules/701.1a")
+
+
+def test_a_typo_beside_a_word_no_answer_shares_is_still_corrected(searcher):
+    """ "skutle" beside "storm": no rule says both, so the correction's best answers cover only part of the
+    query, but more than the query as typed could (it has a word no text has): the correction is taken."""
+    results = searcher.search("can i skutle a ship in a storm", game="harbor-rules")
+    assert results.corrected and results.did_you_mean == "can i scuttle a ship in a storm", results.did_you_mean
+    assert "Scuttle" in [h.title for h in results.hits[:3]]

@@ -37,6 +37,7 @@ from .ranking import Ranker, Ranking
 from .results import Hit, Results, clean_query
 
 WARM_QUERIES = ("rules", "rules of play")  # what a new set of searchers answers before it serves
+TYPO_GAIN = 0.05  # how much more of a query with an unknown word its correction must cover (``_taken``)
 
 
 class Searcher:
@@ -178,15 +179,19 @@ class Searcher:
         ranking = self.rank(text, filters, version, game, plan)
         if ranking.coverage < 1.0:
             better = better if unseen else self._corrected(text, filters, version, game)
-            if self._taken(better, ranking.coverage):
+            if self._taken(better, ranking.coverage, typo=bool(unseen)):
                 results.did_you_mean, results.corrected = better.text, True
                 return better
         return ranking
 
     @staticmethod
-    def _taken(corrected: Ranking | None, coverage: float) -> bool:
-        """A corrected query's ranking is taken over one covering ``coverage`` when its best cover clearly more."""
-        return corrected is not None and bool(corrected.answers) and corrected.coverage >= max(0.5, coverage + 0.25)
+    def _taken(corrected: Ranking | None, coverage: float, typo: bool = False) -> bool:
+        """A corrected query's ranking is taken over one covering ``coverage`` when its best cover clearly more.
+        ``typo``: the query as typed has a word no text has, so its ranking was made without that word; a
+        correction whose best answers cover more of the query is taken."""
+        if corrected is None or not corrected.answers:
+            return False
+        return corrected.coverage >= (coverage + TYPO_GAIN if typo else max(0.5, coverage + 0.25))
 
     def _corrected(self, text: str, filters, version, game) -> Ranking | None:
         """The ranking of ``text`` with its unknown words spelling-corrected (None: nothing to correct)."""
