@@ -4,6 +4,7 @@ with two complete editions (what is known, what is removed, what a declared rena
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -14,7 +15,9 @@ from rulings.graph.anchors import assign_anchors
 from rulings.graph.identity import Revision, Term
 from rulings.graph.units import mark_openers, subdefinitions
 from rulings.ingest.model import Block
+from rulings.settings import Settings
 from rulings.text import comparable
+from rulings.web import create_app
 
 from .conftest import write_game
 
@@ -160,6 +163,7 @@ def tiny(tmp_path_factory):
         return json.loads(result.output) if "--json" in args else result
 
     assert run("build").exit_code == 0
+    run.root = root
     return run
 
 
@@ -189,3 +193,27 @@ def test_a_ruling_printed_again_is_one_ruling(tiny, tmp_path):
     assert [r["slug"] for r in rulings] == ["eat-apple"]  # formerly can-i-eat-an-apple (a redirect)
     stats = tiny("stats", "--json")
     assert stats["games"][0]["rulings"] == 1
+
+
+def test_a_term_the_latest_version_removed_is_never_linked_to_a_404(tiny):
+    """Plum, removed in 2.0: the A–Z says so and links its last text, its 1.0 page says it was removed and
+    points to its history (no current page to see), its history's 2.0 entry links no page; no link of the
+    whole site answers 404."""
+    client = create_app(Settings.resolve(tiny.root / "corpus", tiny.root / "store")).test_client()
+    home = client.get("/tiny/").get_data(as_text=True)
+    assert re.search(r'href="/tiny/v/1\.0/terms/plum">Plum</a> <small class="muted">removed in 2\.0</small>', home)
+    old = client.get("/tiny/v/1.0/terms/plum").get_data(as_text=True)
+    assert "It was removed in <strong>2.0</strong>" in old and 'href="/tiny/terms/plum/history">see its history' in old
+    history = client.get("/tiny/terms/plum/history").get_data(as_text=True)
+    assert 'href="/tiny/v/2.0/terms/plum"' not in history and 'href="/tiny/terms/plum"' not in history
+    assert client.get("/tiny/terms/plum").status_code == 404  # the page a forum link finds: it says when
+    seen, queue = {"/tiny/"}, ["/tiny/"]
+    while queue:
+        page = client.get(queue.pop())
+        assert page.status_code in (200, 301, 302, 308), page.request.path
+        if page.status_code == 200 and "html" in page.content_type:
+            for href in re.findall(r'href="(/tiny/[^"#?]*)"', page.get_data(as_text=True)):
+                if href not in seen:
+                    seen.add(href)
+                    queue.append(href)
+    assert len(seen) > 20

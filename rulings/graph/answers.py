@@ -334,6 +334,7 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
     out = []
     for i, revision in enumerate(revisions):
         nxt = revisions[i + 1] if i + 1 < len(revisions) else None
+        pinned = revision.version if stated else None
         out.append(
             {
                 "version": revision.version,
@@ -346,7 +347,7 @@ def history(store: Store, game: Game, term: TermRow) -> list[dict]:
                 "source": revision.source,
                 "text": revision.text,
                 "superseded_by": {"version": nxt.version, "date": nxt.date} if nxt else None,
-                "url": urls.term(game.slug, term.slug, revision.version if stated else None),
+                "url": None if revision.removed else urls.term(game.slug, term.slug, pinned),
             }
         )
     return out

@@ -195,6 +195,20 @@ class Store:
         )
         return row is not None and row[0] != "removed"
 
+    def removed_terms(self, game: Game) -> dict[int, tuple[str, str | None]]:
+        """The terms of a game the latest version has removed, by id: the version that removed each and the one
+        whose text it last had (where a link to it still finds a page)."""
+        rows = self.q(
+            "SELECT r.term_id, v.label, (SELECT v2.label FROM revisions r2 JOIN versions v2 ON v2.id = r2.version_id "
+            "WHERE r2.term_id = r.term_id AND r2.ordinal < r.ordinal AND r2.change != 'removed' "
+            "ORDER BY r2.ordinal DESC LIMIT 1) "
+            "FROM revisions r JOIN versions v ON v.id = r.version_id JOIN terms t ON t.id = r.term_id "
+            "WHERE t.game_id = ? AND r.change = 'removed' "
+            "AND r.ordinal = (SELECT MAX(r3.ordinal) FROM revisions r3 WHERE r3.term_id = r.term_id)",
+            game.id,
+        )
+        return {term_id: (removed, last) for term_id, removed, last in rows}
+
     def names(self, term: TermRow) -> list[tuple[str, str]]:
         return [
             (r[0], r[1])

@@ -26,6 +26,7 @@ class Listed:
     term: TermRow
     name: str  # the name as shown: emphasis marks removed
     hint: str | None = None  # for names several entries share: where it sits or how it starts
+    version: str | None = None  # the version linked: a removed term's last text (None: the latest)
 
 
 @dataclass
@@ -73,6 +74,7 @@ def game_index(game: Game) -> Home:
     documents = st.documents(game)
     topics = _topics(terms, sections, {d["slug"] for d in documents if d["kind"] == "rulebook"})
     _hint_look_alikes(game, terms + sections)
+    _mark_removed(game, terms + sections)
     cards = ruling_rows.cards(st, game)
     decks = [
         (_plural(kind), [c for c in cards if c["group_kind"] == kind and c["ruling_count"]]) for kind in DECK_KINDS
@@ -131,6 +133,17 @@ def _hint_look_alikes(game: Game, items: list[Listed]) -> None:
         latest = next((r for r in reversed(st.revisions(item.term)) if not r.removed), None)
         opening = excerpt(latest.text, 48) if latest is not None and latest.text.strip() else ""
         item.hint = opening or (item.term.path[-1] if item.term.path else None)
+
+
+def _mark_removed(game: Game, items: list[Listed]) -> None:
+    """A term the latest version removed stays in the A–Z, said removed, linked to its last text (its
+    unpinned page would be a 404)."""
+    removed = store().removed_terms(game)
+    for item in items:
+        if item.term.id in removed:
+            when, last = removed[item.term.id]
+            item.version = last
+            item.hint = f"{item.hint}; removed in {when}" if item.hint else f"removed in {when}"
 
 
 def _plural(kind: str) -> str:

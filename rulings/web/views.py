@@ -87,10 +87,12 @@ class TermLink(NamedTuple):
     label: str  # as shown: a name's emphasis markup is not text
 
 
-def term_links(game: Game, rows: list[tuple[str, str]]) -> list[TermLink]:
-    """Links to the latest text of terms given as (slug, name)."""
+def term_links(game: Game, rows: list[tuple[str, str]], version: VersionRow | None = None) -> list[TermLink]:
+    """Links to terms given as (slug, name): their latest text, or their text at ``version`` (a page pinned to an
+    old version lists terms of then, some of which a later version removed)."""
     built = site_urls()
-    return [TermLink(slug, name, built.term(game.slug, slug), plain_text(name)) for slug, name in rows]
+    pinned = answers.pin(version) if version else None
+    return [TermLink(slug, name, built.term(game.slug, slug, pinned), plain_text(name)) for slug, name in rows]
 
 
 def pinned_path(endpoint: str, version: VersionRow, **values) -> str:
@@ -209,13 +211,14 @@ class TermPage:
 
     @property
     def timeline(self) -> list[Step]:
-        """Each revision, linked, with a diff from the one before it (none for the first)."""
+        """Each revision, linked (not the one removing the term: that version has no page for it), with a diff
+        from the one before it (none for the first)."""
         built, game, slug = site_urls(), self.game.slug, self.term.slug
         return [
             Step(
                 r.version,
                 r.date,
-                built.term(game, slug, r.version),
+                None if r.removed else built.term(game, slug, r.version),
                 change_words(r),
                 built.diff(game, slug, before.version, r.version) if before else None,
                 r.id == self.revision.id,
@@ -226,6 +229,12 @@ class TermPage:
     @property
     def history_url(self) -> str:
         return site_urls().history(self.game.slug, self.term.slug)
+
+    @property
+    def removed(self) -> RevisionRow | None:
+        """The revision of the latest version removing the term, if it did (no current text to point to)."""
+        last = self.revisions[-1] if self.revisions else None
+        return last if last is not None and last.removed else None
 
     @property
     def crumbs(self) -> list[str | tuple[str, str]]:
@@ -285,7 +294,18 @@ def term_history(game: Game, term: TermRow) -> HistoryView:
             {**row, "heading": heading, "words": words, "diff": diff, "diff_from": before and before["version"]}
             | {"html": html}
         )
-    return HistoryView(term.name, built.term(game.slug, term.slug), [], entries, [])
+    return HistoryView(term.name, latest_url(game, term, revisions), [], entries, [])
+
+
+def latest_url(game: Game, term: TermRow, revisions: list[RevisionRow]) -> str:
+    """A term's latest page: its current text, or, when the latest version removed it, the last text it had
+    (the current page would be a 404)."""
+    built = site_urls()
+    if revisions and revisions[-1].removed:
+        last = next((r for r in reversed(revisions) if not r.removed), None)
+        if last is not None:
+            return built.term(game.slug, term.slug, last.version)
+    return built.term(game.slug, term.slug)
 
 
 @dataclass
@@ -300,13 +320,19 @@ class DiffView:
 
 
 def term_diff_view(game: Game, term: TermRow, data: dict) -> DiffView:
-    built = site_urls()
+    """The pages a diff links: each side's text (not a side at which the term is removed: no page) and the
+    term's history."""
+    built, st = site_urls(), store()
+    versions = st.versions(game)
+    ordinals = {v.label: v.ordinal for v in versions}
+    sides = [data["from"], data["to"]]
     links = [
-        (f"v{data['from']}", built.term(game.slug, term.slug, data["from"])),
-        (f"v{data['to']}", built.term(game.slug, term.slug, data["to"])),
-        ("history", built.history(game.slug, term.slug)),
+        (f"v{side}", built.term(game.slug, term.slug, side))
+        for side in sides
+        if side not in ordinals or st.in_force(term.id, ordinals[side])
     ]
-    return DiffView(term.name, built.term(game.slug, term.slug), [], links, store().versions(game))
+    links.append(("history", built.history(game.slug, term.slug)))
+    return DiffView(term.name, latest_url(game, term, st.revisions(term)), [], links, versions)
 
 
 def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow | None, str | None]:
@@ -370,7 +396,7 @@ def term_page(game: Game, sheet: TermSheet, version: VersionRow | None) -> TermP
         definition=definition,
         pointers=pointers,
         see_also=see_also,
-        referenced_by=term_links(game, sheet.referrers(target.ordinal)),
+        referenced_by=term_links(game, sheet.referrers(target.ordinal), pin),
         rulings=ruling_rows.rulings_about(st, term) if sheet.ruling_ids else [],
         aliases=[a for a in aliases_among(term, sheet.names) if a.casefold() != revision.name.casefold()],
         subdefs=subdefs,
