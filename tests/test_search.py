@@ -26,10 +26,12 @@ def test_question_set_quality_on_the_bundled_games(searcher, store):
 
     The set was tuned to and no longer predicts what players get (the blind set in
     tests/data/search-blind.tsv does); the floor guards against a collapse, at 0.94 since three
-    questions lost a rank to the page-size-stable pool and an honest parse fix (docs/search.md)."""
+    questions lost a rank to the page-size-stable pool and an honest parse fix (docs/search.md), at 0.93
+    since irregular verbs are their verb ("taken" is "take": "i didnt defend how much damage do i take"
+    went from 3rd to 4th while the newest blind set's development half gained a question)."""
     result = score(searcher, question_cases(games={g.slug for g in store.games()}))
     assert len(result.scored) >= 100
-    assert result.hit3 >= 0.94 and result.mrr >= 0.87, (result.hit3, result.mrr)
+    assert result.hit3 >= 0.93 and result.mrr >= 0.87, (result.hit3, result.mrr)
 
 
 @pytest.mark.needs_shared

@@ -283,3 +283,11 @@ def test_a_typo_beside_a_word_no_answer_shares_is_still_corrected(searcher):
     results = searcher.search("can i skutle a ship in a storm", game="harbor-rules")
     assert results.corrected and results.did_you_mean == "can i scuttle a ship in a storm", results.did_you_mean
     assert "Scuttle" in [h.title for h in results.hits[:3]]
+
+
+def test_a_question_in_the_past_tense_finds_the_rule_in_the_present():
+    """ "sank" is "sink" is "sunk": irregular forms of a verb are the verb, in the texts and in the question."""
+    from rulings.index.schema import light_stem
+
+    assert {light_stem(w) for w in ("sank", "sunk", "sink")} == {"sink"}
+    assert {light_stem(w) for w in ("ran", "run")} == {"run"} and light_stem("left") == "left"  # a direction

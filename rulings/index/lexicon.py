@@ -19,12 +19,13 @@ class Lexicon:
     numbers: dict[str, str] = field(default_factory=dict)
     synonyms: dict[str, list[str]] = field(default_factory=dict)  # as written; keys analysed by Synonyms
     variant: list[str] = field(default_factory=list)  # heading words marking the rules of a variant
+    irregular: dict[str, str] = field(default_factory=dict)  # "ran": "run"
 
     @classmethod
     def load(cls) -> Lexicon:
         data = tomllib.loads(resources.files(__package__).joinpath("lexicon.toml").read_text(encoding="utf-8"))
         synonyms = {k: _as_list(v) for k, v in data["synonyms"].items()}
-        return cls(data["contractions"], data["numbers"], synonyms, data["headings"]["variant"])
+        return cls(data["contractions"], data["numbers"], synonyms, data["headings"]["variant"], data["irregular"])
 
 
 def _as_list(value) -> list[str]:

@@ -123,6 +123,8 @@ def light_stem(word: str) -> str:
     "-ing" after "e" or "o" in a word of two syllables or more is one ("controlled", "cancelled":
     "control", "cancel"; Porter2 undoubles other consonants only); "spelled" and "rolled" keep theirs.
     """
+    if word in LEXICON.irregular:  # "ran": "run", "chosen": "choos" (as "choose" is indexed)
+        return light_stem(LEXICON.irregular[word])
     if len(word) <= 3 or not word.isalpha():
         return word
     if word in porter2.exceptional_forms:
