@@ -475,3 +475,33 @@ def test_the_parts_of_a_layout_chapters_in_bold_and_priced_labels_give_no_terms(
 **Demand:** The goods a company can sell.
 """
     assert sorted(terms(read(text))) == ["Appeal", "Demand"]
+
+
+def test_sub_headings_of_advice_in_alphabetical_order_are_not_a_glossary():
+    """Five sub-headings in alphabetical order make a glossary, but not when they give advice as clauses
+    ("Where to Place Checkpoints", "Make Sure Density is Maintained"): those are the topics of a chapter."""
+    text = """# Race Rules
+
+## Designing Your Own Courses
+
+### First-Timer Recommendation
+
+Start with one board.
+
+### Make Sure Robot Density is Maintained
+
+Use a smaller board for fewer robots.
+
+### Where to Place Checkpoints
+
+Spread them out.
+
+### Where to Place Reboot Tokens
+
+Near the pits.
+
+### Where to Place the Docking Bay
+
+At an edge.
+"""
+    assert terms(read(text)) == {}

@@ -114,6 +114,11 @@ def definition_list(
     ]
 
 
+def said_topic(title: str) -> bool:
+    """ "Where to Place Checkpoints", "Make Sure Density is Maintained": advice put as a clause, not a name."""
+    return bool(HOW_TO.match(title) or re.search(r"\s(?:is|are|isn't|aren't)\s", title))
+
+
 def announced_steps(raws: list[RawBlock], first: int) -> bool:
     """A list the paragraph before it announces as steps ("take the following steps, in order:"): a
     procedure, whose items are what to do, not names to look up."""
@@ -323,6 +328,7 @@ class _Walk:
         elif (
             len(candidates) >= HEADING_RUN
             and sum(1 for c in candidates if c.children) * 4 <= len(candidates)  # most with sections: chapters
+            and sum(1 for c in candidates if said_topic(c.title)) * 3 < len(candidates)
             and alphabetical([c.title for c in candidates], HEADING_RUN)
         ):
             why = f"one of {len(candidates)} sub-headings of {node.title!r} in alphabetical order"
