@@ -5,7 +5,7 @@ bold, the fields of a template, topics put as questions) and per kind of entry s
 
 from __future__ import annotations
 
-from .test_rulebook_glossaries import read, terms
+from .test_rulebook_glossaries import read, sections, terms
 
 
 def test_a_contents_list_gives_no_terms():
@@ -383,7 +383,8 @@ def test_the_fields_of_each_module_stay_its_text_and_its_see_asides_with_a_page_
 
 def test_numbered_paragraphs_of_the_rules_give_no_terms():
     """A rules book numbered like a rules reference runs its paragraphs in with a bold "1.3.1 Regions.": a
-    place in the rules' numbering, not a glossary's entry; the same book's key terms list is read."""
+    section of the rules (its text the paragraphs up to the next one), not a glossary's entry; the same
+    book's key terms list is read."""
     text = """# Campaign Rules
 
 ## 1.3 The Map
@@ -408,7 +409,12 @@ def test_numbered_paragraphs_of_the_rules_give_no_terms():
 
 **Citadel**\u2014A fortified City. (1.4.2)
 """
-    assert sorted(terms(read(text))) == ["Ally", "Battle", "Citadel"]
+    doc = read(text)
+    assert sorted(terms(doc)) == ["Ally", "Battle", "Citadel"]
+    parts = sections(doc)
+    assert {"1.3.1 Regions", "1.3.3 Cities", "4.1.1 Accompanying Commands", "4.1.2 Leaders"} <= set(parts)
+    assert parts["1.3.2 Tribes"].text == "Colored circles show named Tribes."
+    assert parts["1.3.2 Tribes"].path == ["Campaign Rules", "1.3 The Map"]
 
 
 def test_a_name_with_an_aside_over_its_text_is_read_but_a_component_with_an_aside_is_not():

@@ -17,7 +17,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ...text import name_key, term_names, title_case
+from ...text import name_key, strip_markup, term_names, title_case
 from ..lexer import RawBlock
 from ..model import Entry, ParsedDocument, Ruling, SubDefinition
 from ..source import Source
@@ -47,6 +47,8 @@ NUMBER = r"\d+[A-Za-z]?\d*(?:\.\d+[A-Za-z]?\d*)*"
 NUMBERED = re.compile(
     rf"^(?P<number>{NUMBER})[.)]?\s+(?P<title>[^\W\d].*)$|^(?P<title2>[^\W\d].*?)\s*\((?P<number2>\d+(?:\.\d+)+)\)$"
 )  # "8A. Castling", "Phase One (2.1)": a title with the number of its rule
+# "**1.3.1 Regions.** Borders delineate…": a paragraph of the rules run in under its number and title
+RUN_IN_NUMBERED = re.compile(r"^(?P<m>\*\*|__)(?P<number>\d+(?:\.\d+)+)\.?\s+(?P<title>[^\W\d][^*_]{0,70}?)[.:]?(?P=m)")
 HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
 STEPS = re.compile(r"\b(?:following|these|the)\s+(?:\w+\s+)?steps\b|\bin (?:the following |this )?order\s*[:.]", re.I)
 FIELD_HEADINGS = 3  # headings under which one name is defined again and again: a template's field
@@ -396,6 +398,9 @@ class _Walk:
             elif id(raw) in terms and term is not None and variant_of(terms[id(raw)][0].term, term[0].name):
                 term[1].append(raw)  # "**Clash PLUS:** …" after "**Clash:** …": a sub-definition of it
                 term[0].lines.extend(raw.lines)
+            elif numbered := RUN_IN_NUMBERED.match(raw.raw.strip()):
+                ruling, term = None, self.numbered_paragraph(raw, numbered, context)
+                opened.append(term)
             elif id(raw) in terms:
                 defined, why = terms[id(raw)]
                 ruling = None
@@ -422,6 +427,17 @@ class _Walk:
             self.fill(entry, entry_raws)
         self.unused_card()
         return body
+
+    def numbered_paragraph(self, raw: RawBlock, numbered: re.Match, context: Context) -> tuple[Entry, list[RawBlock]]:
+        """A section of the rules opened by a paragraph run in under its number ("**1.3.1 Regions.** …"): the
+        paragraphs after it belong to it, until the next such paragraph or definition."""
+        title = title_case(f"{numbered['number']} {numbered['title'].strip()}")
+        why = "a paragraph run in under its number and title: a section of the rules"
+        entry = Entry("section", [title], raw.line, path=list(context.path), lines=list(raw.lines), why=why)
+        head = strip_markup(numbered.group(0)).strip()
+        rest = raw.text[len(head) :].strip() if raw.text.startswith(head) else raw.text
+        self.doc.entries.append(entry)
+        return entry, [RawBlock(raw.kind, rest, list(raw.lines), raw=raw.raw)] if rest else []
 
     def definition_terms(
         self, raws: list[RawBlock], found: list[tuple[RawBlock, Definition]], context: Context, in_glossary: bool
