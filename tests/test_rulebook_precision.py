@@ -511,3 +511,70 @@ Near the pits.
 At an edge.
 """
     assert terms(read(text)) == {}
+
+
+def test_headings_under_a_clarifications_heading_are_what_its_rulings_are_about_not_a_glossary():
+    """Sub-headings in alphabetical order make a glossary, but not under a heading that says it holds
+    clarifications: there each is the topic of a clarification. Under one that says its notes are on cards,
+    each names a card ("### Agent", its template's "Role Special Action:" field part of the note), unless
+    its text names cards of its own (a deck's heading over "**War Hawks #09** \u2014 \u2026" lines)."""
+    text = """# Vineyard Rules
+
+## Examples & Clarifications
+
+### Cultivator
+
+You may plant a vine even if you do not have the structures.
+
+### Manager
+
+Take any action you already took this year.
+
+### Motivator
+
+Each other player may retrieve their grande worker.
+
+### Organizer
+
+Move your rooster to an empty row.
+
+### Planner
+
+Place a worker on a future season's action.
+
+## Card Clarifications: Role Cards
+
+### Agent
+
+*Card: "+$1 during the Action Phase."*
+
+Role Special Action: Slaves removed from the market go back to the supply.
+
+### Conductor
+
+*Card: "+$1 during the Action Phase."*
+
+Role Special Action: The player gets 5 movement points.
+
+### Preacher
+
+*Card: "+$2 during the Action Phase."*
+
+Role Special Action: Support tokens may be placed anywhere.
+
+## Card Clarifications: Event Cards
+
+### American Regulars Cards
+
+**War Hawks #09** \u2014 Move up to double the armies this turn.
+
+**Forced March #12** \u2014 An army may move one more area.
+"""
+    doc = read(text)
+    assert terms(doc) == {}
+    topics = [(r.kind, r.title, r.card) for r in doc.rulings[:5]]
+    names = ("Cultivator", "Manager", "Motivator", "Organizer", "Planner")
+    assert topics == [("clarification", name, None) for name in names]
+    assert [r.card for r in doc.rulings[5:8]] == ["Agent", "Conductor", "Preacher"]
+    assert "5 movement points" in doc.rulings[6].text and doc.rulings[6].kind == "clarification"
+    assert [r.card for r in doc.rulings[8:]] == ["War Hawks #09", "Forced March #12"]

@@ -19,7 +19,7 @@ from ..text import name_key, split_qualifier
 from .lexer import BULLET
 from .model import Entry, ParsedDocument
 from .parsers.common import GLOSSARY_NAMES
-from .parsers.questions import rulings_title
+from .parsers.questions import CARD_NOTES, rulings_title
 from .parsers.references import INDEX_TITLE
 from .source import Source
 
@@ -27,7 +27,6 @@ GLOSSARY_HEADING = re.compile(r"\bglossary\b", re.I)  # says so in so many words
 EMPHASISED_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)])\s+(?:\*\*|__|\*|_)\S")
 LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+\S")
 TERM_KINDS = ("entry", "keyword")
-CARD_NOTES = re.compile(r"\bcards?\b", re.I)
 
 
 def is_list_line(line: str) -> bool:

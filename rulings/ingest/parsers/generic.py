@@ -39,7 +39,17 @@ from .definitions import (
     variant_of,
 )
 from .outline import Section, outline
-from .questions import ERRATA, Card, answer_label, bold_line, cards_named, question, question_title, rulings_title
+from .questions import (
+    CARD_NOTES,
+    ERRATA,
+    Card,
+    answer_label,
+    bold_line,
+    cards_named,
+    question,
+    question_title,
+    rulings_title,
+)
 from .references import anchor_of, index_references, link_references
 from .strays import gather_glossaries
 
@@ -271,7 +281,7 @@ class _Walk:
             self.fill(entry, own)
             if node.line or entry.lines:
                 self.doc.entries.insert(first, entry)
-        terms = self.heading_terms(node, bool(inner.glossary)) if self.glossaries else {}
+        terms = self.heading_terms(node, bool(inner.glossary), bool(inner.rulings)) if self.glossaries else {}
         for child in node.children:
             if id(child) in terms:
                 self.heading_term(child, inner, terms[id(child)])
@@ -279,14 +289,29 @@ class _Walk:
                 self.section(child, inner)
 
     def card_heading(self, node: Section, context: Context) -> list[Card]:
-        """The cards a heading of a FAQ names: with a set or number, or any heading under a pack heading
-        whose text is questions or a list."""
+        """The cards a heading of a FAQ names: with a set or number, any heading under a pack heading whose text
+        is questions or a list, and any heading under one that says it holds notes on cards ("Card
+        Clarifications: Role Cards" > "### Agent")."""
         cards = cards_named(node.title)
-        if cards or context.pack is None or not node.blocks:
+        if cards or not node.blocks:
             return cards
-        if all(b.kind == "bullet" for b in node.blocks) or any(question(b, True) for b in node.blocks):
+        asks = any(question(b, True) for b in node.blocks)
+        if CARD_NOTES.search(context.rulings or "") and not asks and not self.names_cards(node):
+            return [Card(title_case(node.title), None, None)]
+        if context.pack is None:
+            return []
+        if all(b.kind == "bullet" for b in node.blocks) or asks:
             return [Card(title_case(node.title), None, None)]
         return []
+
+    def names_cards(self, node: Section) -> bool:
+        """Whether a heading's text names cards of its own ("**War Hawks #09** — …", "**Collector:** …"): then
+        the heading groups them. A template's field ("Role Special Action:" under each card) names none."""
+        for raw in node.blocks:
+            defined = definition(raw, self.lines)
+            if bold_line(raw) or (defined is not None and name_key(defined.term) not in self.fields):
+                return True
+        return False
 
     def inner(self, node: Section, context: Context) -> Context:
         """The context of what is under ``node``."""
@@ -314,8 +339,10 @@ class _Walk:
         return entry
 
     # -- glossaries of headings -----------------------------------------------------
-    def heading_terms(self, node: Section, titled: bool) -> dict[int, str]:
-        """The sub-headings of ``node`` that are glossary entries (by id), each with why."""
+    def heading_terms(self, node: Section, titled: bool, rulings: bool = False) -> dict[int, str]:
+        """The sub-headings of ``node`` that are glossary entries (by id), each with why. Under a heading that
+        says it holds rulings ("Examples & Clarifications"), sub-headings in alphabetical order are the cards
+        or topics the rulings are about, not a glossary."""
         candidates = [
             c
             for c in node.children
@@ -328,7 +355,8 @@ class _Walk:
         if titled:
             why = f"a sub-heading of {node.title!r}, under a heading that says it is a glossary"
         elif (
-            len(candidates) >= HEADING_RUN
+            not rulings
+            and len(candidates) >= HEADING_RUN
             and sum(1 for c in candidates if c.children) * 4 <= len(candidates)  # most with sections: chapters
             and sum(1 for c in candidates if said_topic(c.title)) * 3 < len(candidates)
             and alphabetical([c.title for c in candidates], HEADING_RUN)

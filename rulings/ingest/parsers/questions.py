@@ -29,6 +29,7 @@ RULINGS_TITLE = re.compile(
     re.I,
 )
 ERRATA = re.compile(r"errata|should read|officially (?:changed|amended)|now reads", re.I)
+CARD_NOTES = re.compile(r"\bcards?\b", re.I)  # a rulings title about cards ("Card Clarifications: Role Cards")
 
 
 @dataclass
