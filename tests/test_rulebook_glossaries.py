@@ -612,6 +612,24 @@ Cards are explained on their own sheet.
     assert any("card notes" in m.lower() and "not read" in m for m in messages)
 
 
+def test_card_notes_read_under_a_part_are_not_said_unread_for_a_heading_inside_it():
+    """ "## Card Clarifications" holds card notes under its sub-headings; a run-in "**5.0 Card Clarifications
+    and Examples**" paragraph at its top, a section of its own, is inside that part: no warning."""
+    text = """# War Rules
+
+## Card Clarifications
+
+**5.0 Card Clarifications and Examples** - Cards are played by the active player.
+
+### American Cards
+
+**War Hawks #09** — Move up to double the armies this turn.
+
+**Forced March #12** — An army may move one more area.
+"""
+    assert not [m for m in warnings(text) if "not read" in m]
+
+
 def test_a_learn_to_play_books_sections_are_in_the_games_a_to_z_marked_as_sections(tmp_path):
     from rulings.web import create_app
 

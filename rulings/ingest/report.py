@@ -197,7 +197,11 @@ def _unread_parts(parsed: ParsedDocument) -> list[Finding]:
         if INDEX_TITLE.match(entry.name) and not entry.see_also and len(entry.lines) > 1:
             message = f"the index under {entry.name!r} was not read: none of its rows names a topic of the document"
             found.append(Finding(entry.line, message))
-        elif rulings_title(entry.name) and not any(line in _span(parsed.entries, n) for line in ruling_lines):
+        elif (
+            rulings_title(entry.name)
+            and not any(rulings_title(title) for title in entry.path)  # the part's outermost heading says it
+            and not any(line in _span(parsed.entries, n) for line in ruling_lines)
+        ):
             what = "card notes" if CARD_NOTES.search(entry.name) else "rulings"
             found.append(
                 Finding(entry.line, f"the {what} under {entry.name!r} were not read: no ruling was found there")
