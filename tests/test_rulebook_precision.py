@@ -577,4 +577,4 @@ Role Special Action: Support tokens may be placed anywhere.
     assert topics == [("clarification", name, None) for name in names]
     assert [r.card for r in doc.rulings[5:8]] == ["Agent", "Conductor", "Preacher"]
     assert "5 movement points" in doc.rulings[6].text and doc.rulings[6].kind == "clarification"
-    assert [r.card for r in doc.rulings[8:]] == ["War Hawks #09", "Forced March #12"]
+    assert [(r.card, r.card_number) for r in doc.rulings[8:]] == [("War Hawks", "09"), ("Forced March", "12")]

@@ -22,6 +22,7 @@ BOLD_QUESTION = re.compile(r"^\s*(?:\d{1,3}[.)]\s*)?(?P<m>\*\*|__)(?P<q>[^*_]{4,
 NUMBERED_QUESTION = re.compile(r"^\s*(?:\d{1,3}[.)]|Q\d{1,3}[.:)])\s+(?P<q>[^?]{4,}\?)\s*(?P<a>.*)$")
 QUESTION_TITLE = re.compile(r"^(?:Q\s*\d*\s*[:.)]\s*)?(?P<q>.{4,}\?)$", re.I)
 CARD = re.compile(r"^(?P<name>[^()]{2,60}?)\s*\((?P<inside>[^()]{1,40})\)\s*$")
+HASH_NUMBERED = re.compile(r"^(?P<name>[^#()]{2,60}?)\s+#\s?(?P<number>\d{1,4}[A-Za-z]?)$")  # "War Hawks #09"
 CARD_NUMBER = re.compile(r"^(?:#?\s*[A-Za-z]{0,5}\s?#?\d{1,4}[A-Za-z]?(?:\s*/\s*\d{1,4}[A-Za-z]?)?)$")
 RULINGS_TITLE = re.compile(
     r"\bfaq\b|frequently asked|questions|q\s*&\s*a|clarifications?|rulings?|errata|card(?:[- ]specific)? notes"
@@ -50,10 +51,12 @@ def rulings_title(title: str) -> bool:
 
 
 def card_heading(title: str) -> Card | None:
-    """A card named with its set and number: "SPIDER-MAN (CORE SET, 1A)", "Spider-Man (#1A)", "Rey (38)"."""
+    """A card named with its set and number: "SPIDER-MAN (CORE SET, 1A)", "Spider-Man (#1A)", "Rey (38)",
+    "War Hawks #09"."""
     match = CARD.match(strip_markup(title))
     if not match:
-        return None
+        hashed = HASH_NUMBERED.match(strip_markup(title).strip())
+        return Card(title_case(hashed["name"].strip()), None, hashed["number"]) if hashed else None
     inside = match.group("inside").strip()
     name = title_case(match.group("name").strip())
     if "," in inside:
