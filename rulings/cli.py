@@ -561,9 +561,7 @@ def stats(obj: CliState, as_json: bool) -> None:
     store = obj.store
     data: dict[str, Any] = {
         "build": store.build.name,
-        "counts": build_facts.counts(
-            store,
-        ),
+        "counts": build_facts.counts(store),
         "games": [],
     }
     for game in store.games():
@@ -580,9 +578,7 @@ def stats(obj: CliState, as_json: bool) -> None:
                 "furniture_lines": build_facts.furniture_count(store, game),
             }
         )
-    data["diagnostics"] = build_facts.diagnostics(
-        store,
-    )
+    data["diagnostics"] = build_facts.diagnostics(store)
 
     def human(d):
         click.echo(f"build {d['build']}")

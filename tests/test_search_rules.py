@@ -285,7 +285,7 @@ def test_a_typo_beside_a_word_no_answer_shares_is_still_corrected(searcher):
     assert "Scuttle" in [h.title for h in results.hits[:3]]
 
 
-def test_a_question_in_the_past_tense_finds_the_rule_in_the_present():
+def test_irregular_verb_forms_are_analysed_as_their_verb():
     """ "sank" is "sink" is "sunk": irregular forms of a verb are the verb, in the texts and in the question."""
     from rulings.index.schema import light_stem
 

@@ -129,9 +129,7 @@ def segment_writer(ix, limitmb: int | None = None, **kwargs) -> SegmentWriter:
 
 
 def writer_procs(store: Store) -> int:
-    count = build_facts.counts(
-        store,
-    )["revisions"]
+    count = build_facts.counts(store)["revisions"]
     return cores() if count > PARALLEL_ABOVE else 1
 
 
@@ -152,9 +150,7 @@ def documents(store: Store, only: list[str] | None = None):
     if only is not None:
         wanted = set(only)
         games = [g for g in games if g.slug in wanted]
-    variants = index_feed.variant_words(
-        store,
-    )
+    variants = index_feed.variant_words(store)
     for game in games:
         labels = [v.label for v in store.versions(game)]
         scope = _scoper(variants.get(game.slug, []))
@@ -447,13 +443,7 @@ def game_runs(store: Store, procs: int) -> list[list[str]]:
     """Games in the order they were written, cut into at most ``procs`` runs of about equal cost to index
     (``index_feed.indexing_sizes``)."""
     games = [g.slug for g in sorted(store.games(), key=lambda g: g.id)]
-    sizes = (
-        index_feed.indexing_sizes(
-            store,
-        )
-        if procs > 1
-        else {}
-    )
+    sizes = index_feed.indexing_sizes(store) if procs > 1 else {}
     return balanced_runs(games, lambda slug: sizes.get(slug, 0), procs)
 
 

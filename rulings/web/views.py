@@ -323,16 +323,20 @@ def term_diff_view(game: Game, term: TermRow, data: dict) -> DiffView:
     """The pages a diff links: each side's text (not a side at which the term is removed: no page) and the
     term's history."""
     built, st = site_urls(), store()
-    versions = st.versions(game)
+    versions, revisions = st.versions(game), st.revisions(term)
     ordinals = {v.label: v.ordinal for v in versions}
-    sides = [data["from"], data["to"]]
+
+    def has_page(side: str) -> bool:  # the term is defined at that version (a label the game lacks: left to it)
+        if side not in ordinals:
+            return True
+        current, _ = answers.in_force(revisions, ordinals[side])
+        return current is not None and not current.removed
+
     links = [
-        (f"v{side}", built.term(game.slug, term.slug, side))
-        for side in sides
-        if side not in ordinals or st.in_force(term.id, ordinals[side])
+        (f"v{side}", built.term(game.slug, term.slug, side)) for side in (data["from"], data["to"]) if has_page(side)
     ]
     links.append(("history", built.history(game.slug, term.slug)))
-    return DiffView(term.name, latest_url(game, term, st.revisions(term)), [], links, versions)
+    return DiffView(term.name, latest_url(game, term, revisions), [], links, versions)
 
 
 def term_named(game: Game, name: str, ordinal: int | None = None) -> tuple[TermRow | None, str | None]:
