@@ -244,6 +244,8 @@ QUOTED = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]+)[\"\u201c\u201d]")
 WORD_FORM = re.compile(r"^the\s+(?:word|words|term|terms|keyword|keywords|phrase|phrases)\s+(?=[\"\u201c])", re.I)
 # A printed copy count is not part of a name: "20× Walls", "Aluminum Factory (2x)".
 COPY_COUNT = re.compile(r"^\d+\s*[x×]\s+(?=[A-Z])|\s*\((?:\d+\s*[x×]|[x×]\s*\d+)\)$", re.I)
+# Nor is a page reference: "Advanced Skill (p. 19)", "ANIMALS Action (page 11-13)", "Block (see p. 18)".
+PAGE_REFERENCE = re.compile(r"\s*\((?:see\s+)?(?:p|pp|pg|pgs|page|pages)\.?\s*\d+(?:\s*[-–,&]\s*\d+)*\)$", re.I)
 ABBREVIATED = re.compile(r"^(.+?)\s*\(([A-Z][A-Z0-9&.]{1,7})\)$")
 _SEPARATOR = re.compile(r"\s*[,;]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+(?=[\"\u201c])")
 
@@ -294,11 +296,11 @@ def term_names(heading: str) -> list[str]:
 
     "Ability, Card Ability" and "A; B" name each part; "Exhaust / Exhausted" each side; "Victory
     Points (VP)" the name and its abbreviation; '"If You Do" and "In Order To"' and 'The word "may"'
-    what the quotes hold; "20× Walls" and "Biolab (2x)" the name without its copy count. Qualifiers
-    ("Attack (Enemy Activation)", "Assault (X)") are part of a name.
+    what the quotes hold; "20× Walls", "Biolab (2x)" and "Draw (p. 12)" the name without its copy count
+    or page. Qualifiers ("Attack (Enemy Activation)", "Assault (X)") are part of a name.
     """
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(":").strip()
-    heading = COPY_COUNT.sub("", WORD_FORM.sub("", heading)) or heading
+    heading = PAGE_REFERENCE.sub("", COPY_COUNT.sub("", WORD_FORM.sub("", heading))) or heading
     out: list[str] = []
     for part in _split_outside(heading):
         quoted = QUOTED.fullmatch(part)

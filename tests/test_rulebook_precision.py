@@ -313,6 +313,35 @@ def test_a_printed_copy_count_is_not_part_of_a_name():
     assert list(terms(read(text))) == ["Walls", "Camels", "Aluminum Factory", "Biolab"]
 
 
+def test_a_page_reference_is_not_part_of_a_name_and_a_summary_that_repeats_is_read_once():
+    text = """# Castle Rules
+
+## Glossary
+
+**Banish (p. 18):** To remove a card from play once and for all.
+
+**Buildings (page) (p. 23):** A page of the leaflet that lists the buildings.
+
+**Draw (pg.12):** To take the top card of one's deck.
+
+## Keywords
+
+### Advance
+
+An attacking unit can move into the hex its target left.
+
+### Stalwart
+
+A stalwart unit ignores its first morale result.
+
+## Keyword Summary
+
+- **Advance (Pg. 23)** \u2013 Attacking unit can move into an enemy's hex after the enemy retreats
+- **Stalwart (pages 24-25)** \u2013 Unit can ignore one morale result
+"""
+    assert list(terms(read(text))) == ["Banish", "Buildings (page)", "Draw", "Advance", "Stalwart"]
+
+
 def test_topics_under_a_clarifications_heading_are_rulings_and_card_specific_notes_too():
     text = """# Penguin Rules
 
