@@ -542,6 +542,37 @@ At an edge.
     assert terms(read(text)) == {}
 
 
+def test_a_cards_text_set_in_italics_is_not_a_term_over_its_notes():
+    """In a FAQ of card headings, a card's printed text set as a whole line in italics is a sentence, not a
+    name with its definition below: each heading still opens the ruling its notes make."""
+    text = """# Forest Cards FAQ
+
+## Claws
+
+### Jack of Claws
+
+*If you're holding fewer than eight cards, draw cards until you have eight cards in hand.*
+
+* You can activate this ability with eight or more cards in hand, but it does nothing.
+
+### Queen of Claws
+
+*Draw the top card from the deck, the discard pile, and the score pile.*
+
+* Drawing from the score pile reduces your score by 1.
+
+### Baron of Claws
+
+*Discard all cards with value 1, 2, or 3.*
+
+* Discarding is not optional.
+"""
+    doc = read(text, kind="faq")
+    assert terms(doc) == {}
+    assert [r.title for r in doc.rulings] == ["Jack of Claws", "Queen of Claws", "Baron of Claws"]
+    assert "reduces your score" in doc.rulings[1].text
+
+
 def test_headings_under_a_clarifications_heading_are_what_its_rulings_are_about_not_a_glossary():
     """Sub-headings in alphabetical order make a glossary, but not under a heading that says it holds
     clarifications: there each is the topic of a clarification. Under one that says its notes are on cards,

@@ -68,6 +68,7 @@ NAME_WORD = re.compile(
     r"^(?:[A-Z\u00c0-\u00de][\w'\u2019\-]*\.?|[A-Z]\.(?:[A-Z]\.)*|van|von|de|der|la|le|du|III|II|Jr\.?)$"
 )
 DIVIDER = re.compile(r"^[A-Z](?:\s*[-\u2013\u2014&]\s*[A-Z])?$")  # "A", "A-C": a glossary's letter dividers
+SHORT_RUN_IN = 4  # words of a name set alone on its line with a full stop ("**Passing.**"); longer is a sentence
 GLOSSARY_RUN = 5  # openers that make a glossary by their order alone
 # Words that open a sentence ("When: …", "Then, …"): not terms in running text, but a glossary may define them.
 LEAD_INS = frozenset({"and", "or", "but", "if", "when", "then", "additionally", "however", "otherwise", "therefore"})
@@ -183,6 +184,8 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
         if not term_like(term, plain=style == "plain", in_glossary=in_glossary):
             return None
         rest = match.group("rest") if "rest" in pattern.groupindex else ""
+        if pattern is INSIDE and not rest and emphasised_sentence(line, term):
+            return None
         if pattern is ASIDE or pattern is ALONE_ASIDE:
             rest = f"{match.group('aside')} {rest}"  # "(previously earned as a bonus) Benefit of 2 points."
         if pattern is ALONE_ASIDE and len(raw.lines) < 2:
@@ -191,6 +194,13 @@ def definition(raw: RawBlock, lines: list[str], in_glossary: bool = False) -> De
             return None
         return Definition(term, _text_after(raw, line, rest), style, listed)
     return None
+
+
+def emphasised_sentence(line: str, term: str) -> bool:
+    """ "*Draw two cards, then discard two cards.*": a whole line set in italics or bold that ends as a
+    sentence ends (a card's text, flavour, a rule stressed) is not a name over its text; a short one
+    ("**Passing.**") may be."""
+    return bool(re.search(r"[.!]\s*(?:\*\*\*|\*\*|__|\*|_)\s*$", line)) and len(term.split()) > SHORT_RUN_IN
 
 
 def printed_name(term: str) -> str:
