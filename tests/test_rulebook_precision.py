@@ -573,6 +573,63 @@ def test_a_cards_text_set_in_italics_is_not_a_term_over_its_notes():
     assert "reduces your score" in doc.rulings[1].text
 
 
+def test_each_item_of_a_list_of_clarifications_is_a_ruling_and_a_card_keeps_its_notes():
+    """Under a heading that says it holds clarifications, or groups them ("General", "Event Cards"), each
+    list item is a ruling of its own, titled by its first words ("**Turks:** …" a note on that card); a
+    card's heading over its printed text and a list is that card's ruling; a list under any other
+    heading is the rules' own text."""
+    text = """# Empires Rules
+
+## Clarifications and Reference
+
+### General Clarifications
+
+This section provides clarifications for the core rules:
+
+- If both players have reroll effects, they can use them in turn, starting with the invader.
+- A player who cannot invade may remove the armies from the empire card.
+
+### Component Limitations
+
+- All structures are limited to the quantities provided.
+- Each player is limited to 25 armies.
+
+### Event Cards
+
+- Event cards that use armies from your supply cannot be played if your supply is short.
+  *Example: Revolution needs four armies.*
+- An effect that replaces an army does not reduce structures.
+
+### Empire Cards
+
+- **Turks:** This ability can be used more than once.
+
+## Card Notes
+
+### Wolves
+
+#### Jack of Wolves
+
+*Draw two cards, then discard two cards.*
+
+* The cards you discard may be the ones you drew.
+"""
+    doc = read(text)
+    got = [(r.title, r.group, r.card) for r in doc.rulings]
+    assert got == [
+        ("If both players have reroll effects, they can use them in turn, starting with\u2026",
+         "General Clarifications", None),
+        ("A player who cannot invade may remove the armies from the empire card.",
+         "General Clarifications", None),
+        ("Event cards that use armies from your supply cannot be played if your supply is\u2026", "Event Cards", None),
+        ("An effect that replaces an army does not reduce structures.", "Event Cards", None),
+        ("Turks", "Turks", "Turks"),
+        ("Jack of Wolves", "Jack of Wolves", "Jack of Wolves"),
+    ]  # fmt: skip
+    assert "Revolution needs four armies" in doc.rulings[2].text
+    assert "Each player is limited" in sections(doc)["Component Limitations"].text
+
+
 def test_headings_under_a_clarifications_heading_are_what_its_rulings_are_about_not_a_glossary():
     """Sub-headings in alphabetical order make a glossary, but not under a heading that says it holds
     clarifications: there each is the topic of a clarification. Under one that says its notes are on cards,

@@ -17,6 +17,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from ...markup import excerpt
 from ...text import name_key, strip_markup, term_names, title_case
 from ..lexer import RawBlock
 from ..model import Entry, ParsedDocument, Ruling, SubDefinition
@@ -62,6 +63,8 @@ RUN_IN_NUMBERED = re.compile(r"^(?P<m>\*\*|__)(?P<number>\d+(?:\.\d+)+)\.?\s+(?P
 HEADING_RUN = 5  # sub-headings in alphabetical order that make a glossary without a title saying so
 STEPS = re.compile(r"\b(?:following|these|the)\s+(?:\w+\s+)?steps\b|\bin (?:the following |this )?order\s*[:.]", re.I)
 FIELD_HEADINGS = 3  # headings under which one name is defined again and again: a template's field
+NOTES_GROUP = re.compile(r"^(?:general|other|misc(?:ellaneous)?)\b|\bcards$", re.I)
+NOTE_TITLE = 80  # characters of a listed clarification's text that title it
 DEFINITION_LIST = 2  # emphasised definitions one after another that make a definition list in any section
 # Sections whose labelled paragraphs are not look-up entries: worked examples, the callouts of a card's
 # picture ("Card Anatomy"), the steps and options of setting up or of a turn, phase or round, notes.
@@ -124,6 +127,22 @@ def definition_list(
         and sum(printed[sort_key(d.term)] > 1 for _, d in run) * 2 < len(run)  # "Condition:", "Effect:" each time
         for pair in run
     ]
+
+
+def notes_group(title: str) -> bool:
+    """ "General", "Other Questions", "Event Cards": a heading that groups notes, never a card's name."""
+    return bool(NOTES_GROUP.search(strip_markup(title).strip()))
+
+
+def under_item(raw: RawBlock) -> bool:
+    """A block set inside a list item: nested in it, or a paragraph indented under it ("  *Example: …*")."""
+    return raw.depth > 0 or raw.raw[:1].isspace()
+
+
+def printed_text(raw: RawBlock) -> bool:
+    """A card's text as a FAQ prints it under the card's name: one line, all of it in italics or quotes."""
+    one_line = raw.kind == "para" and len(raw.lines) == 1
+    return one_line and bool(re.fullmatch(r"(\*|_)[^*_]+\1|[\"\u201c].+[\"\u201d]", raw.raw.strip()))
 
 
 def said_topic(title: str) -> bool:
@@ -264,7 +283,7 @@ class _Walk:
             self.question_heading(node, context)
             return
         cards = self.card_heading(node, context) if leaf_in_faq else []
-        if leaf_in_faq and not cards and self.topic_heading(node, context):
+        if leaf_in_faq and not cards and (self.listed_notes(node, context) or self.topic_heading(node, context)):
             return
         divider = bool(node.line and DIVIDER.match(node.title) and context.glossary)
         inner = context if divider or cards else self.inner(node, context)
@@ -295,12 +314,15 @@ class _Walk:
         cards = cards_named(node.title)
         if cards or not node.blocks:
             return cards
+        if notes_group(node.title):
+            return []
         asks = any(question(b, True) for b in node.blocks)
         if CARD_NOTES.search(context.rulings or "") and not asks and not self.names_cards(node):
             return [Card(title_case(node.title), None, None)]
         if context.pack is None:
             return []
-        if all(b.kind == "bullet" for b in node.blocks) or asks:
+        listed = node.blocks[1:] if printed_text(node.blocks[0]) else node.blocks  # "*Draw two cards.*", notes
+        if (listed and all(b.kind == "bullet" for b in listed)) or asks:
             return [Card(title_case(node.title), None, None)]
         return []
 
@@ -542,6 +564,39 @@ class _Walk:
         ruling.question = asked
         for raw in node.blocks:
             self.add_to_ruling(ruling, raw)
+
+    def listed_notes(self, node: Section, context: Context) -> bool:
+        """A heading that says it holds clarifications, or groups them ("General", "Event Cards"), over a list
+        of them (after a line that introduces it, if any): each item is a ruling of its own, titled by its
+        first words, grouped under the heading. Under any other heading a list is the rules' own text."""
+        blocks = node.blocks
+        intro = blocks[:1] if blocks and blocks[0].kind == "para" and blocks[0].text.rstrip().endswith(":") else []
+        items = blocks[len(intro) :]
+        tops = [b for b in items if b.kind == "bullet" and b.depth == 0]
+        if not tops or items[0] is not tops[0] or any(b.kind != "bullet" and not under_item(b) for b in items):
+            return False  # a list, its items' own lines and examples indented under them
+        if not (rulings_title(node.title) or notes_group(node.title)):
+            return False
+        if any(question(b, True) for b in tops):
+            return False
+        self.doc.furniture[node.line] = "a heading over a list of clarifications"
+        for raw in intro:
+            for line in raw.lines:
+                self.doc.furniture[line] = "the line that introduces a list of clarifications"
+        group = title_case(node.title)
+        ruling: Ruling | None = None
+        for raw in items:
+            if (raw.depth or raw.kind != "bullet") and ruling is not None:
+                self.add_to_ruling(ruling, raw)
+                continue
+            noted = definition(raw, self.lines)  # "- **Turks:** This ability can be used more than once."
+            if noted and noted.text:
+                ruling = self.new_ruling("clarification", "", raw, group, context, self.noted(noted))
+                ruling.text = noted.text
+            else:
+                ruling = self.new_ruling("clarification", excerpt(raw.text, NOTE_TITLE), raw, group, context)
+                self.add_to_ruling(ruling, raw, first=True)
+        return True
 
     def topic_heading(self, node: Section, context: Context) -> bool:
         """A heading under "Special Situations and Clarifications" that opens with a plain paragraph ("### Red
