@@ -313,6 +313,30 @@ def test_a_printed_copy_count_is_not_part_of_a_name():
     assert list(terms(read(text))) == ["Walls", "Camels", "Aluminum Factory", "Biolab"]
 
 
+def test_a_list_whose_names_are_clauses_is_the_rules_text_not_a_glossary():
+    """ "**Mines produce Yellowcake:**" says what happens: a subject and its verb, not a name to look up. A
+    list of names with one clause among them ("The King is Dead") is still read as names."""
+    text = """# Bomb Rules
+
+## Building Worker Actions
+
+**Mines produce Yellowcake:** Take 1 Yellowcake from the supply.
+
+**Factories produce Money:** Take $2 from the bank.
+
+**Reactors produce Plutonium:** Pay the cost, then take Plutonium.
+
+## Crowns
+
+**The Crown:** The token the king holds.
+
+**The Throne:** Where the king sits.
+
+**The King is Dead:** A card that ends the reign.
+"""
+    assert list(terms(read(text))) == ["The Crown", "The Throne", "The King is Dead"]
+
+
 def test_a_page_reference_is_not_part_of_a_name_and_a_summary_that_repeats_is_read_once():
     text = """# Castle Rules
 

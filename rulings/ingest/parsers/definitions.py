@@ -261,6 +261,11 @@ NUMBER_WORDS = (
 )
 SERIAL_WORD = re.compile(rf"^(?:[a-z]?\d+[a-z]?|[a-z]|{NUMBER_WORDS})$")  # "2", "c1", "A01a", "B", "Two", "First"
 NAME_FIELD = re.compile(r"^(?:[\w\u2019']+\s+){0,2}?(?:name|title)\b", re.I)  # "Hero's Name, Race…", "Title"
+CLAUSE = re.compile(  # a lower-case finite verb after the first word: "Reactors produce Plutonium"
+    r"^[^(\"\u201c]+?\s(?:is|are|was|were|has|have|had|can|cannot|can't|may|must|will|does|do|produces?|gives?"
+    r"|gains?|takes?|gets?|costs?|scores?|moves?|becomes?|provides?|allows?|lets?|counts?|earns?|wins?|loses?"
+    r"|returns?|requires?|needs?)\s+[^(]"
+)
 GERUND = re.compile(r"^[A-Za-z]{2,}ing$")
 SECTION_WORDS = frozenset(
     {"setup", "set up", "gameplay", "game play", "goal", "goals", "scoring", "special rules", "ties", "overview",
@@ -288,7 +293,7 @@ def look_up_names(names: list[str]) -> bool:
     card's anatomy (its callouts name a name or title field: "Hero's Name", "Title", "Cost"), a numbered
     series, the parts of a layout ("Front", "Back"), or chapters set in bold ("Setup", "Gameplay", "Special
     Rules", "Advanced Variant")."""
-    if any(NAME_FIELD.match(n) for n in names) or serial_names(names) or procedures(names):
+    if any(NAME_FIELD.match(n) for n in names) or serial_names(names) or procedures(names) or clauses(names):
         return False
     if all(POSITION.match(sort_key(n)) for n in names):
         return False
@@ -307,6 +312,14 @@ def procedures(names: list[str]) -> bool:
     noun; "Starting Player" stands among nouns)."""
     doing = sum(1 for n in names if len(words := n.split()) >= 2 and GERUND.match(words[0]))
     return doing * 2 > len(names)
+
+
+def clauses(names: list[str]) -> bool:
+    """ "Mines produce Yellowcake", "Suicide is illegal", "If a Curse is on the space": most names are said as
+    clauses, a subject and its verb (a lower-case copula, modal or verb of play inside the name), not things
+    to look up ("The Gift of Speed", "Has Been Revealed" as a title stand among names)."""
+    said = sum(1 for n in names if CLAUSE.search(strip_markup(n)))
+    return said * 2 > len(names)
 
 
 def credits_title(title: str) -> bool:
