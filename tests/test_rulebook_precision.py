@@ -313,6 +313,35 @@ def test_a_printed_copy_count_is_not_part_of_a_name():
     assert list(terms(read(text))) == ["Walls", "Camels", "Aluminum Factory", "Biolab"]
 
 
+def test_a_worked_example_is_never_a_term():
+    """ "**End-of-game example:**", "Example of Rail Movement": a worked case, not a name to look up."""
+    text = """# Island Rules
+
+## Scoring
+
+**Farm:** Five or more field symbols in a group.
+
+**Village:** Five or more house symbols in a group.
+
+**End-of-game example:** Tony completed two villages and one farm, for 9 points.
+
+## Glossary
+
+### Move
+
+Go to an adjacent space.
+
+### Movement Example
+
+Tony moves two spaces.
+
+### Rail
+
+A line between two cities.
+"""
+    assert list(terms(read(text))) == ["Farm", "Village", "Move", "Rail"]
+
+
 def test_a_list_whose_names_are_clauses_is_the_rules_text_not_a_glossary():
     """ "**Mines produce Yellowcake:**" says what happens: a subject and its verb, not a name to look up. A
     list of names with one clause among them ("The King is Dead") is still read as names."""

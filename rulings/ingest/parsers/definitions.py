@@ -47,6 +47,7 @@ NUMBERED_LABEL = re.compile(
     r"(?:[IVX]+|[A-Za-z]|one|two|three|four|five|six|seven|eight|nine|ten)(?:$|[\s:.,)])",
     re.I,
 )  # "Step 2", "Example 1", "Phase IV", "Action B", "Round Two": a place in a sequence, not a name
+EXAMPLE = re.compile(r"\bexamples?\b", re.I)  # "End-of-game example", "Example of Rail Movement": a worked case
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
         | \d+ (?:\.\d+)+ \.? \s                                    # "1.3.1 Regions": a numbered paragraph
@@ -111,8 +112,8 @@ def term_like(term: str, plain: bool, in_glossary: bool = False) -> bool:
     lowered = bare.lower()
     if lowered in NOT_TERMS and not (in_glossary and lowered in LEAD_INS) or POINTERS.match(bare) or lowered in LABELS:
         return False
-    if NUMBERED_LABEL.match(bare) or bare.endswith(("?", "!")) or ORDINAL.match(bare):
-        return False
+    if NUMBERED_LABEL.match(bare) or bare.endswith(("?", "!")) or ORDINAL.match(bare) or EXAMPLE.search(bare):
+        return False  # "Step 2", a question, "1. Setup", "Combat Example": a place in a sequence, a worked case
     if len(re.sub(r"[\W_]", "", bare)) < 2 or re.fullmatch(r"[IVX]+\.?", bare):  # "B", "C.", "II": labels
         return False
     if not plain and ": " in bare:  # "Loot: Jungle Spear": a label and what it labels

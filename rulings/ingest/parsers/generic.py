@@ -25,6 +25,7 @@ from ..source import Source
 from .common import extract_subdefinitions, mend_broken_blocks, number_steps, to_block
 from .definitions import (
     DIVIDER,
+    EXAMPLE,
     GLOSSARY_RUN,
     HOW_TO,
     Definition,
@@ -368,7 +369,10 @@ class _Walk:
         candidates = [
             c
             for c in node.children
-            if not DIVIDER.match(c.title) and not self.is_group(c, titled) and not document_part(c.title)
+            if not DIVIDER.match(c.title)
+            and not self.is_group(c, titled)
+            and not document_part(c.title)
+            and not EXAMPLE.search(c.title)  # "### Movement Example" among the entries: a section of its own
         ]
         names = [c for c in candidates if term_like(c.title, plain=False) and not question_title(c.title)]
         if not names or len(names) < 0.8 * len(candidates):
