@@ -169,6 +169,21 @@ def test_the_general_case_of_a_rule_answers_before_its_exceptions(searcher, monk
     assert hit.number == "101.6e", hit.number
 
 
+def test_a_passage_that_says_two_words_side_by_side_as_typed_is_the_one_pointed_at(searcher, monkeypatch):
+    """101.6a and 101.6e both say "ship", "sea" and "moored"; only 101.6e says "sea moored" as the query
+    does, so the hit points at it although it comes later in the rule. Pointing never re-orders hits."""
+    query = "sea moored ship"
+    with searcher.lend():
+        assert searcher.ranker.phrases("is a sea moored ship") == ("sea moored", "moored ship")
+    pointed = hits(searcher, query)
+    hit = next(h for h in pointed if h.number and h.number.startswith("101.6"))
+    assert hit.number == "101.6e", hit.number
+    monkeypatch.setattr(ranking_module, "PHRASE_GAIN", 1.0)
+    unpointed = hits(searcher, query)
+    assert next(h for h in unpointed if h.number and h.number.startswith("101.6")).number == "101.6a"
+    assert [h.title for h in pointed] == [h.title for h in unpointed]
+
+
 def test_a_number_and_its_word_meet_in_either_order(searcher):
     """ "0 crew" is "crew 0": the rule that says it first, above the one that says "crew greater than 0"."""
     plan = searcher.plan("ship with 0 crew", game="harbor-rules")

@@ -31,7 +31,15 @@ SUBRULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b|\b\d+[a-z]\b")
 KIND_PRIOR = {"term": 1.0, "subdefinition": 0.85, "section": 0.85, "ruling": 0.8}
 PASSAGE_PRIOR = 0.9  # a passage's own score, against its entry's whole text
 POSITION_SCALE = 2000  # characters into an entry's text at which a passage keeps half its score
+PHRASE_GAIN = 2.0  # a passage saying two of the query's words side by side, as typed ("power play"), points first
 AMENDED_SHARE = 0.5  # a ruling scoring this share of a text it is about ranks above it (it amends it)
+
+
+def says_phrase(body: str, fields: dict, phrases: tuple[str, ...]) -> bool:
+    """Whether a passage (its span of its entry's lower-cased text) says one of ``phrases`` word for word."""
+    start, length = fields.get("span") or (0, 0)
+    text = re.sub(r"[^\w']+", " ", body[start : start + length])
+    return any(f" {phrase} " in f" {text} " for phrase in phrases)
 
 
 def position_prior(fields: dict) -> float:
@@ -77,6 +85,7 @@ class Ranking:
     coverage: float  # how much of the query the best answers cover (0..1)
     pattern: re.Pattern | None  # the query's words, to mark in snippets
     pointing: dict  # the words that tell which passage of an entry answers
+    phrases: tuple[str, ...] = ()  # pairs of the query's words side by side, as typed ("power play")
 
 
 class Ranker:
@@ -107,7 +116,14 @@ class Ranker:
         best = max((self.coverage(g.present, wanted) for g in ranked[:3]), default=0.0)
         # No telling word at all ("what happens" where every word is common): the coverage is the best's.
         best_coverage = best * seen / (seen + unseen) if seen + unseen else best
-        return Ranking(text, ranked, best_coverage, highlighter(text, plan), pointing)
+        return Ranking(text, ranked, best_coverage, highlighter(text, plan), pointing, self.phrases(text))
+
+    def phrases(self, text: str) -> tuple[str, ...]:
+        """Each two words of the query that stand side by side, common words left out ("power play" of "power
+        play who takes the first turn"): a passage that says them so tells which passage answers."""
+        words = re.findall(r"[\w']+", text.lower())
+        kept = {w for w in words if self.index.tokens(w)}
+        return tuple(f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a in kept and b in kept)
 
     def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float, dict]:
         """The query's telling words: the forms that count for each, and its weight (rarer words weigh more).
@@ -245,7 +261,7 @@ class Ranker:
                 ruling.best = amended.best * (1 + 1e-6)
                 moved.add(term)
 
-    def point_at_passages(self, ranked: list[Answer], pointing: dict) -> None:
+    def point_at_passages(self, ranked: list[Answer], pointing: dict, phrases: tuple[str, ...] = ()) -> None:
         """Each hit at the passage of its entry that answers best, also one that was not among the candidates.
 
         A long entry (a numbered rule and its subrules) is often found by its whole text while
@@ -268,13 +284,16 @@ class Ranker:
             present = self._presence(searcher, docnums, pointing, walked)
             subkind = group.entry["kind"]
             prior = KIND_PRIOR.get(subkind, 0.5) * PASSAGE_PRIOR
+            stored = {d: self.index.term_scores.stored_fields(searcher, walked.name, d) for d in docnums}
+            body = (group.entry.get("body") or "").lower() if phrases else ""
             answers, docnum = max(
                 (
                     walked.scores[d]
                     / passage_top
                     * prior
                     * self.coverage_factor(self.coverage(present.get(d, {}), pointing))
-                    * position_prior(self.index.term_scores.stored_fields(searcher, walked.name, d)),
+                    * position_prior(stored[d])
+                    * (PHRASE_GAIN if body and says_phrase(body, stored[d], phrases) else 1.0),
                     -d,
                 )
                 for d in docnums

@@ -216,7 +216,7 @@ class Searcher:
         hits: list[Hit] = []
         shown: set[str] = set()  # the URLs of the hits
         for answer in ranking.answers:
-            self.ranker.point_at_passages([answer], ranking.pointing)
+            self.ranker.point_at_passages([answer], ranking.pointing, ranking.phrases)
             self.ranker.point_at_numbers([answer], ranking.text)
             hit = self.hits.hit(answer, ranking.pattern, version)
             if hit.url in shown:
