@@ -174,7 +174,10 @@ def test_a_passage_that_says_two_words_side_by_side_as_typed_is_the_one_pointed_
     does, so the hit points at it although it comes later in the rule. Pointing never re-orders hits."""
     query = "sea moored ship"
     with searcher.lend():
-        assert searcher.ranker.phrases("is a sea moored ship") == ("sea moored", "moored ship")
+        said = searcher.ranker.phrases("is a sea moored ship")
+    assert said == ("moored ship", "sea moored")
+    assert ranking_module.phrase_places("A ship at sea Moored by an ability", said) == [10]
+    assert ranking_module.phrase_places("a ship at sea is moored; the seas moored ships", said) == []
     pointed = hits(searcher, query)
     hit = next(h for h in pointed if h.number and h.number.startswith("101.6"))
     assert hit.number == "101.6e", hit.number

@@ -18,6 +18,7 @@ from whoosh import query as Q
 from ..text import name_key
 from .opened import OpenedIndex
 from .query import BUDGET, STAND_IN_WEIGHT, Plan, common_limit, fields_of
+from .schema import QUESTION_WORDS
 from .scope import VARIANT_PRIOR, names_variant
 from .snippets import highlighter
 from .topdocs import TopDocuments, top_documents
@@ -35,11 +36,29 @@ PHRASE_GAIN = 2.0  # a passage saying two of the query's words side by side, as 
 AMENDED_SHARE = 0.5  # a ruling scoring this share of a text it is about ranks above it (it amends it)
 
 
-def says_phrase(body: str, fields: dict, phrases: tuple[str, ...]) -> bool:
-    """Whether a passage (its span of its entry's lower-cased text) says one of ``phrases`` word for word."""
+def phrase_places(body: str, phrases: tuple[str, ...]) -> list[int]:
+    """Where an entry's text says one of the query's word pairs (``Ranker.phrases``) as whole words, by
+    character (a plain search: a regular expression per query would cost more to compile than to run)."""
+    text = body.lower() if phrases else ""
+    places = []
+    for phrase in phrases:
+        at = text.find(phrase)
+        while at != -1:
+            end = at + len(phrase)
+            if not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
+                places.append(at)
+            at = text.find(phrase, at + 1)
+    return places
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char in "_'"
+
+
+def says_phrase(places: list[int], fields: dict) -> bool:
+    """Whether a passage (its span of its entry's text) holds one of those places."""
     start, length = fields.get("span") or (0, 0)
-    text = re.sub(r"[^\w']+", " ", body[start : start + length])
-    return any(f" {phrase} " in f" {text} " for phrase in phrases)
+    return any(start <= place < start + length for place in places)
 
 
 def position_prior(fields: dict) -> float:
@@ -118,12 +137,12 @@ class Ranker:
         best_coverage = best * seen / (seen + unseen) if seen + unseen else best
         return Ranking(text, ranked, best_coverage, highlighter(text, plan), pointing, self.phrases(text))
 
-    def phrases(self, text: str) -> tuple[str, ...]:
+    @staticmethod
+    def phrases(text: str) -> tuple[str, ...]:
         """Each two words of the query that stand side by side, common words left out ("power play" of "power
         play who takes the first turn"): a passage that says them so tells which passage answers."""
-        words = re.findall(r"[\w']+", text.lower())
-        kept = {w for w in words if self.index.tokens(w)}
-        return tuple(f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a in kept and b in kept)
+        words = [w if w not in QUESTION_WORDS else "" for w in re.findall(r"[\w']+", text.lower())]
+        return tuple(sorted({f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b}))
 
     def required_words(self, plan: Plan) -> tuple[dict[str, tuple[set[str], float]], float, dict]:
         """The query's telling words: the forms that count for each, and its weight (rarer words weigh more).
@@ -285,7 +304,7 @@ class Ranker:
             subkind = group.entry["kind"]
             prior = KIND_PRIOR.get(subkind, 0.5) * PASSAGE_PRIOR
             stored = {d: self.index.term_scores.stored_fields(searcher, walked.name, d) for d in docnums}
-            body = (group.entry.get("body") or "").lower() if phrases else ""
+            places = phrase_places(group.entry.get("body") or "", phrases)
             answers, docnum = max(
                 (
                     walked.scores[d]
@@ -293,7 +312,7 @@ class Ranker:
                     * prior
                     * self.coverage_factor(self.coverage(present.get(d, {}), pointing))
                     * position_prior(stored[d])
-                    * (PHRASE_GAIN if body and says_phrase(body, stored[d], phrases) else 1.0),
+                    * (PHRASE_GAIN if places and says_phrase(places, stored[d]) else 1.0),
                     -d,
                 )
                 for d in docnums
