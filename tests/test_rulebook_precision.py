@@ -313,6 +313,27 @@ def test_a_printed_copy_count_is_not_part_of_a_name():
     assert list(terms(read(text))) == ["Walls", "Camels", "Aluminum Factory", "Biolab"]
 
 
+def test_a_heading_spelling_faq_with_full_stops_holds_rulings():
+    """ "## Camps F.A.Q." says what "## Camps FAQ" says: its "**Card:** note" lines are notes on cards."""
+    text = """# Wasteland Rules
+
+## Camps F.A.Q.
+
+**Adrenaline Lab:** This includes damaged people who entered play this turn.
+
+**Arcade:** Punks are people too.
+
+**Blood Bank:** You need a person to use this ability.
+"""
+    doc = read(text)
+    assert terms(doc) == {}
+    assert [(r.card, r.text) for r in doc.rulings] == [
+        ("Adrenaline Lab", "This includes damaged people who entered play this turn."),
+        ("Arcade", "Punks are people too."),
+        ("Blood Bank", "You need a person to use this ability."),
+    ]
+
+
 def test_a_worked_example_is_never_a_term():
     """ "**End-of-game example:**", "Example of Rail Movement": a worked case, not a name to look up."""
     text = """# Island Rules

@@ -25,7 +25,7 @@ CARD = re.compile(r"^(?P<name>[^()]{2,60}?)\s*\((?P<inside>[^()]{1,40})\)\s*$")
 HASH_NUMBERED = re.compile(r"^(?P<name>[^#()]{2,60}?)\s+#\s?(?P<number>\d{1,4}[A-Za-z]?)$")  # "War Hawks #09"
 CARD_NUMBER = re.compile(r"^(?:#?\s*[A-Za-z]{0,5}\s?#?\d{1,4}[A-Za-z]?(?:\s*/\s*\d{1,4}[A-Za-z]?)?)$")
 RULINGS_TITLE = re.compile(
-    r"\bfaq\b|frequently asked|questions|q\s*&\s*a|clarifications?|rulings?|errata|card(?:[- ]specific)? notes"
+    r"\bf\.?a\.?q\b|frequently asked|questions|q\s*&\s*a|clarifications?|rulings?|errata|card(?:[- ]specific)? notes"
     r"|card descriptions?|\b(?:specific|individual) cards\b|\bnotes on (?:the )?cards\b",
     re.I,
 )
