@@ -9,7 +9,7 @@ Usage: python bench/search_quality.py [--corpus DIR] [--list] [--blind dev|test|
   --blind dev                 also a blind set's development half (default: the newest,
                               tests/data/search-blind-4.tsv); "test" reports its test half: run that
                               once, at the end, never to tune; "all" only for a spent set
-  --blind-set search-blind    an older blind set (the first three are spent: their test halves were reported)
+  --blind-set search-blind    an older blind set (all four are spent: their test halves were reported)
 """
 
 import argparse
