@@ -245,7 +245,7 @@ WORD_FORM = re.compile(r"^the\s+(?:word|words|term|terms|keyword|keywords|phrase
 # A printed copy count is not part of a name: "20× Walls", "Aluminum Factory (2x)".
 COPY_COUNT = re.compile(r"^\d+\s*[x×]\s+(?=[A-Z])|\s*\((?:\d+\s*[x×]|[x×]\s*\d+)\)$", re.I)
 # Nor is a page reference: "Advanced Skill (p. 19)", "ANIMALS Action (page 11-13)", "Block (see p. 18)".
-PAGE_REFERENCE = re.compile(r"\s*\((?:see\s+)?(?:p|pp|pg|pgs|page|pages)\.?\s*\d+(?:\s*[-–,&]\s*\d+)*\)$", re.I)
+PAGE_ASIDE = re.compile(r"\s*\((?:see\s+)?(?:p|pp|pg|pgs|page|pages)\.?\s*\d+(?:\s*[-–,&]\s*\d+)*\)$", re.I)
 ABBREVIATED = re.compile(r"^(.+?)\s*\(([A-Z][A-Z0-9&.]{1,7})\)$")
 _SEPARATOR = re.compile(r"\s*[,;]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+(?=[\"\u201c])")
 
@@ -300,7 +300,7 @@ def term_names(heading: str) -> list[str]:
     or page. Qualifiers ("Attack (Enemy Activation)", "Assault (X)") are part of a name.
     """
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(":").strip()
-    heading = PAGE_REFERENCE.sub("", COPY_COUNT.sub("", WORD_FORM.sub("", heading))) or heading
+    heading = PAGE_ASIDE.sub("", COPY_COUNT.sub("", WORD_FORM.sub("", heading))) or heading
     out: list[str] = []
     for part in _split_outside(heading):
         quoted = QUOTED.fullmatch(part)
