@@ -47,7 +47,8 @@ NUMBERED_LABEL = re.compile(
     r"(?:[IVX]+|[A-Za-z]|one|two|three|four|five|six|seven|eight|nine|ten)(?:$|[\s:.,)])",
     re.I,
 )  # "Step 2", "Example 1", "Phase IV", "Action B", "Round Two": a place in a sequence, not a name
-EXAMPLE = re.compile(r"\bexamples?\b", re.I)  # "End-of-game example", "Example of Rail Movement": a worked case
+# "End-of-game example", "Example of Rail Movement": a worked case (not "evil.example/", a web address)
+EXAMPLE = re.compile(r"(?<![\w./])examples?(?![\w./])", re.I)
 ORDINAL = re.compile(
     r"""^(?: (?:\d+|[IVX]+|[A-Za-z]) [.)]\s                           # "1. Select Decks", "II. Setup", "a) Draw"
         | \d+ (?:\.\d+)+ \.? \s                                    # "1.3.1 Regions": a numbered paragraph

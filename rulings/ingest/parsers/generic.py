@@ -343,7 +343,9 @@ class _Walk:
         says_glossary = glossary_title(node.title)
         return Context(
             path=[*context.path, title_case(node.title)],
-            glossary=None if document_part(node.title) else context.glossary or (node.title if says_glossary else None),
+            glossary=None
+            if document_part(node.title) or EXAMPLE.search(node.title)  # an example under a glossary: not its entries
+            else context.glossary or (node.title if says_glossary else None),
             rulings=context.rulings or (node.title if rulings_title(node.title) else None),
             pack=node.title if context.rulings else context.pack,
         )
