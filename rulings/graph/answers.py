@@ -169,6 +169,13 @@ def in_force(revisions: list[RevisionRow], ordinal: int) -> tuple[RevisionRow | 
     return current, after
 
 
+def defined_at(revisions: list[RevisionRow], ordinal: int) -> RevisionRow | None:
+    """The revision whose text is the term's at the version with this ordinal; None before the term existed
+    or once a version removed it."""
+    current, _ = in_force(revisions, ordinal)
+    return None if current is None or current.removed else current
+
+
 def not_defined(term: TermRow, target: VersionRow, revisions: list[RevisionRow]) -> Unanswerable:
     """The answer for a term asked about at a version before it existed, or after it was removed.
 

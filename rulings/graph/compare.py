@@ -18,7 +18,7 @@ from ..markup import plain_text
 from ..text import comparable, fold
 from ..urls import urls
 from . import rules
-from .answers import in_force, require_game, resolved_definition, term_or_unknown, version_named
+from .answers import defined_at, in_force, require_game, resolved_definition, term_or_unknown, version_named
 from .rows import Game, RevisionRow, TermRow, VersionRow
 from .store import Store
 
@@ -191,9 +191,8 @@ def _term_change(
     store: Store, game: Game, term: TermRow, a: VersionRow, b: VersionRow, report: dict, redlines: bool
 ) -> None:
     revisions = store.revisions(term)
-    old, _ = in_force(revisions, a.ordinal)
+    old = defined_at(revisions, a.ordinal)
     new, _ = in_force(revisions, b.ordinal)
-    old = None if old is None or old.removed else old
     new_or_removed = new
     new = None if new is None or new.removed else new
     between = [r for r in revisions if a.ordinal < r.ordinal <= b.ordinal]
@@ -250,9 +249,8 @@ def rule_changes(store: Store, terms: list[TermRow], a: VersionRow, b: VersionRo
     pairs = []
     for term in terms:
         revisions = store.revisions(term)
-        old, _ = in_force(revisions, a.ordinal)
+        old = defined_at(revisions, a.ordinal)
         new, after = in_force(revisions, b.ordinal)
-        old = None if old is None or old.removed else old
         gone = new if new is not None and new.removed else None
         new = None if new is None or new.removed else new
         if old is None and new is None or (old is not None and new is not None and old.id == new.id):
@@ -353,8 +351,8 @@ def edition_snapshot(store: Store, game: Game, version: VersionRow, revisions: d
     numbered_documents = {t.document for t in terms if t.number}
     rules_in_force = []
     for term in terms:
-        revision, _ = in_force(revisions.get(term.id, []), version.ordinal)
-        if revision is None or revision.removed:
+        revision = defined_at(revisions.get(term.id, []), version.ordinal)
+        if revision is None:
             continue
         if term.number:
             rules_in_force.append((term, revision))

@@ -327,10 +327,7 @@ def term_diff_view(game: Game, term: TermRow, data: dict) -> DiffView:
     ordinals = {v.label: v.ordinal for v in versions}
 
     def has_page(side: str) -> bool:  # the term is defined at that version (a label the game lacks: left to it)
-        if side not in ordinals:
-            return True
-        current, _ = answers.in_force(revisions, ordinals[side])
-        return current is not None and not current.removed
+        return side not in ordinals or answers.defined_at(revisions, ordinals[side]) is not None
 
     links = [
         (f"v{side}", built.term(game.slug, term.slug, side)) for side in (data["from"], data["to"]) if has_page(side)

@@ -425,7 +425,7 @@ class _Walk:
         if in_glossary:
             raws = [piece for raw in raws for piece in glossary_lines(raw, self.lines)]
         defined = [(raw, d) for raw in raws if (d := definition(raw, self.lines, in_glossary))]
-        notes = {id(raw): (d, self.noted(d)) for raw, d in defined if context.rulings and d.text}  # "**Card:** note"
+        notes = {id(raw): d for raw, d in defined if context.rulings and d.text}  # "**Card:** note"
         terms = {k: v for k, v in self.definition_terms(raws, defined, context, in_glossary).items() if k not in notes}
         in_faq = self.faq or bool(context.rulings)
         body: list[RawBlock] = []
@@ -448,9 +448,7 @@ class _Walk:
                 self.card_lines = list(raw.lines)
             elif id(raw) in notes and not cards:  # "**Cellar** – …": a note on the card it names
                 # ("**Award Ceremony (r138)** — Should read: …"); under a card's heading, a label of its note
-                card_def, noted_cards = notes[id(raw)]
-                term, ruling = None, self.new_ruling("clarification", "", raw, where, context, noted_cards)
-                ruling.text = card_def.text
+                term, ruling = None, self.card_note(raw, notes[id(raw)], where, context)
             elif id(raw) in terms and term is not None and variant_of(terms[id(raw)][0].term, term[0].name):
                 term[1].append(raw)  # "**Clash PLUS:** …" after "**Clash:** …": a sub-definition of it
                 term[0].lines.extend(raw.lines)
@@ -525,11 +523,13 @@ class _Walk:
         return {id(r): (d, why) for r, d in chosen}
 
     # -- rulings ---------------------------------------------------------------------
-    @staticmethod
-    def noted(defined: Definition) -> list[Card]:
-        """The cards a definition in a rulings section is a note on: those it names with their numbers, else
-        the one it names ("**Rage Drake:** …")."""
-        return cards_named(defined.term) or [Card(title_case(defined.term), None, None)]
+    def card_note(self, raw: RawBlock, defined: Definition, where: str, context: Context) -> Ruling:
+        """A definition in a rulings section as a note on the cards it names with their numbers, else on the one
+        it names ("**Rage Drake:** …")."""
+        cards = cards_named(defined.term) or [Card(title_case(defined.term), None, None)]
+        ruling = self.new_ruling("clarification", "", raw, where, context, cards)
+        ruling.text = defined.text
+        return ruling
 
     def new_ruling(self, kind: str, title: str, raw: RawBlock, where: str, context: Context, cards=()) -> Ruling:
         """A ruling opened by ``raw``; about ``cards`` when given (titled with their names if untitled)."""
@@ -597,8 +597,7 @@ class _Walk:
                 continue
             noted = definition(raw, self.lines)  # "- **Turks:** This ability can be used more than once."
             if noted and noted.text:
-                ruling = self.new_ruling("clarification", "", raw, group, context, self.noted(noted))
-                ruling.text = noted.text
+                ruling = self.card_note(raw, noted, group, context)
             else:
                 ruling = self.new_ruling("clarification", excerpt(raw.text, NOTE_TITLE), raw, group, context)
                 self.add_to_ruling(ruling, raw, first=True)
